@@ -1,0 +1,167 @@
+// Shared plumbing for refreshing the provider_a and provider_b snapshots from their live upstreams:
+// the client settings, a loud error for a failed fetch, and atomic writes of documents in the
+// snapshot layout (one upstream record per line, so a refresh diffs readably).
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  buildUserAgent,
+  createUpstreamClient,
+  type ClosableUpstreamClient,
+} from '../../src/sync/upstream/http-upstream-client.js';
+import type { ProviderName } from '../../src/catalog/model.js';
+import type { ProviderCatalog } from '../../src/sync/offer.js';
+import type { UpstreamClient } from '../../src/sync/upstream/upstream-client.js';
+import { UpstreamError } from '../../src/sync/upstream-error.js';
+
+/** Metadata written beside a snapshot (the bundled ones carry the same fields). */
+export interface SnapshotMetadata {
+  readonly provider: string;
+  readonly upstream: string;
+  readonly source: string;
+  /** UTC date the documents were read, YYYY-MM-DD. */
+  readonly source_date: string;
+  /** Which prices or fields are approximate: none for a live refresh. */
+  readonly approximate: readonly string[];
+  readonly statement: string;
+}
+
+export interface RefreshOptions {
+  /** Upstream base URL; defaults to the provider's live API. Tests point it at a local server. */
+  readonly baseUrl?: string;
+  /** The date written as `source_date`; defaults to now. */
+  readonly now?: Date;
+  readonly signal?: AbortSignal;
+}
+
+export interface RefreshResult {
+  /** Files written, absolute paths. */
+  readonly files: readonly string[];
+  /** Our offers the new snapshot yields (it was parsed before being written). */
+  readonly offers: number;
+}
+
+/** A client with patient limits: a refresh is run by hand, not on the request path. */
+export function refreshClient(baseUrl: string): ClosableUpstreamClient {
+  return createUpstreamClient({
+    baseUrl,
+    connectTimeoutMs: 10_000,
+    firstByteTimeoutMs: 30_000,
+    totalTimeoutMs: 180_000,
+    maxRetries: 2,
+    maxResponseBytes: 50 * 1024 * 1024,
+    userAgent: buildUserAgent('snapshot-refresh'),
+  });
+}
+
+/** Wraps any failure into one Error that names the provider, the URL and the upstream code. */
+export function refreshFailure(provider: string, baseUrl: string, error: unknown): Error {
+  const detail =
+    error instanceof UpstreamError
+      ? `${error.code}: ${error.message}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  const unreachable =
+    error instanceof UpstreamError &&
+    (error.code === 'UPSTREAM_NETWORK_ERROR' || error.code === 'UPSTREAM_TIMEOUT');
+  const hint = unreachable ? ' The refresh needs internet access to the live API.' : '';
+  return new Error(
+    `${provider} snapshot refresh failed (${baseUrl}): ${detail}. No snapshot file was changed.${hint}`,
+    { cause: error },
+  );
+}
+
+export function isoDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * `{"<key>": [records, one per line], <tail fields>}`: the upstream's own envelope, written as a
+ * single page.
+ */
+export function collectionText(
+  key: string,
+  records: readonly unknown[],
+  tail: Readonly<Record<string, unknown>>,
+): string {
+  const lines = records.map((record) => `    ${JSON.stringify(record)}`);
+  const fields = Object.entries(tail).map(
+    ([name, value]) => `  ${JSON.stringify(name)}: ${JSON.stringify(value)}`,
+  );
+  const body = records.length === 0 ? '[]' : `[\n${lines.join(',\n')}\n  ]`;
+  return `{\n  ${JSON.stringify(key)}: ${body}${fields.length > 0 ? ',\n' : '\n'}${fields.join(',\n')}\n}\n`;
+}
+
+/**
+ * Writes all files or leaves the old ones: each goes to a temporary name first (removed again if
+ * any write fails), and the renames happen only once all of them are on disk.
+ */
+export async function writeFilesAtomically(files: ReadonlyMap<string, string>): Promise<string[]> {
+  const staged: [string, string][] = [];
+  try {
+    for (const [file, text] of files) {
+      await mkdir(path.dirname(file), { recursive: true });
+      const temporary = `${file}.tmp-${process.pid}`;
+      staged.push([temporary, file]);
+      await writeFile(temporary, text, 'utf8');
+    }
+  } catch (error) {
+    await Promise.all(staged.map(([temporary]) => rm(temporary, { force: true })));
+    throw error;
+  }
+  for (const [temporary, file] of staged) await rename(temporary, file);
+  return staged.map(([, file]) => file);
+}
+
+/** What differs between providers' refreshes; refreshSnapshot does the rest. */
+export interface SnapshotRefresh<Documents> {
+  readonly provider: ProviderName;
+  readonly liveUrl: string;
+  fetch(client: UpstreamClient, signal: AbortSignal): Promise<Documents>;
+  parse(documents: Documents): ProviderCatalog;
+  /** Where the documents came from, for the metadata. */
+  describe(
+    baseUrl: string,
+    date: string,
+  ): Pick<SnapshotMetadata, 'upstream' | 'source' | 'statement'>;
+  /** The snapshot's documents: paths relative to the provider's directory, and their text. */
+  documents(documents: Documents): ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * Fetches a provider's live documents, parses them as a sync would (a snapshot the adapter
+ * cannot read must never replace a good one), then writes them and their metadata atomically
+ * under `<snapshotsDir>/<provider>/`. Any failure rejects with one message naming the provider,
+ * the URL and the upstream code; nothing is written then.
+ */
+export async function refreshSnapshot<Documents>(
+  refresh: SnapshotRefresh<Documents>,
+  snapshotsDir: string,
+  options: RefreshOptions = {},
+): Promise<RefreshResult> {
+  const baseUrl = options.baseUrl ?? refresh.liveUrl;
+  const date = isoDate(options.now ?? new Date());
+  const client = refreshClient(baseUrl);
+  try {
+    const documents = await refresh.fetch(client, options.signal ?? new AbortController().signal);
+    const catalog = refresh.parse(documents);
+    if (catalog.offers.length === 0)
+      throw new Error('the upstream data yields no offer in our regions');
+    const dir = path.join(snapshotsDir, refresh.provider);
+    const metadata: SnapshotMetadata = {
+      provider: refresh.provider,
+      ...refresh.describe(baseUrl, date),
+      source_date: date,
+      approximate: [],
+    };
+    const files = new Map<string, string>([
+      ...refresh.documents(documents).map(([file, text]) => [path.join(dir, file), text] as const),
+      [path.join(dir, 'metadata.json'), `${JSON.stringify(metadata, null, 2)}\n`],
+    ]);
+    return { files: await writeFilesAtomically(files), offers: catalog.offers.length };
+  } catch (error) {
+    throw refreshFailure(refresh.provider, baseUrl, error);
+  } finally {
+    await client.close();
+  }
+}

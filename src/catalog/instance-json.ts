@@ -1,0 +1,77 @@
+// The API's instance record (spec 2.1 to 2.4) as JSON text. Records change only at a sync, so
+// each one is serialised once and reused until the catalogue changes (see InstanceListing).
+import type { InstanceRow } from '../storage/catalog-store.js';
+import { hourlyFromMicros, monthlyFromMicros } from './money.js';
+
+export interface InstanceRecord {
+  id: number;
+  instance_id: string;
+  instance_name: string;
+  vcpu: number;
+  memory_mb: number;
+  storage_gb: number;
+  transfer_tb: number;
+  network_speed_gbps: number;
+  gpu_count: number;
+  gpu_type: string | null;
+  instance_family: string;
+  provider: { id: number; name: string; display_name: string };
+  region: { id: number; region_code: string; region_name: string; country_code: string };
+  pricing: { hourly_price: number; monthly_price: number; currency: 'USD'; available: number };
+}
+
+export function toInstanceRecord(row: InstanceRow): InstanceRecord {
+  return {
+    id: row.id,
+    instance_id: row.instanceId,
+    instance_name: row.instanceName,
+    vcpu: row.vcpu,
+    memory_mb: row.memoryMb,
+    storage_gb: row.storageGb,
+    transfer_tb: row.transferTb,
+    network_speed_gbps: row.networkSpeedGbps,
+    gpu_count: row.gpuCount,
+    gpu_type: row.gpuType,
+    instance_family: row.family,
+    provider: { id: row.providerId, name: row.providerName, display_name: row.providerDisplayName },
+    region: {
+      id: row.regionId,
+      region_code: row.regionCode,
+      region_name: row.regionName,
+      country_code: row.countryCode,
+    },
+    pricing: {
+      hourly_price: hourlyFromMicros(row.hourlyMicros),
+      monthly_price: monthlyFromMicros(row.monthlyMicros),
+      currency: 'USD',
+      available: row.available,
+    },
+  };
+}
+
+/** Serialised records by record id; cleared whenever the catalogue changes. */
+export class RecordJsonMemo {
+  private readonly byId = new Map<number, string>();
+
+  has(id: number): boolean {
+    return this.byId.has(id);
+  }
+
+  /** The serialised record, when held. */
+  get(id: number): string | undefined {
+    return this.byId.get(id);
+  }
+
+  json(row: InstanceRow): string {
+    let text = this.byId.get(row.id);
+    if (text === undefined) {
+      text = JSON.stringify(toInstanceRecord(row));
+      this.byId.set(row.id, text);
+    }
+    return text;
+  }
+
+  clear(): void {
+    this.byId.clear();
+  }
+}

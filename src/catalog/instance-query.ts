@@ -1,0 +1,217 @@
+// GET /instances query parsing (spec 4.2, D16 to D19): raw query-string values in, a typed
+// InstanceQuery, the filters_applied echo and a normalised cache key out.
+import type { InstanceFilter, InstanceQuery, SortColumn } from '../storage/catalog-store.js';
+import { decimalToMicros } from './money.js';
+import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from './model.js';
+
+export const SORT_FIELDS = [
+  'price',
+  'monthly_price',
+  'hourly_price',
+  'vcpu',
+  'memory_mb',
+  'memory_gb',
+  'storage_gb',
+  'instance_name',
+  'provider',
+  'region',
+] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+const SORT_COLUMN: Readonly<Record<SortField, SortColumn>> = {
+  price: 'monthly_price',
+  monthly_price: 'monthly_price',
+  hourly_price: 'hourly_price',
+  vcpu: 'vcpu',
+  memory_mb: 'memory_mb',
+  memory_gb: 'memory_mb',
+  storage_gb: 'storage_gb',
+  instance_name: 'instance_name',
+  provider: 'provider',
+  region: 'region',
+};
+
+export const MAX_OFFSET = 1_000_000;
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 100;
+
+/** The filter parameters in their fixed order: filters_applied and the cache key follow it. */
+export const FILTER_PARAMETERS = [
+  'provider',
+  'region',
+  'min_vcpu',
+  'max_vcpu',
+  'min_memory_gb',
+  'max_memory_gb',
+  'max_price',
+  'instance_family',
+  'has_gpu',
+] as const;
+type FilterParameter = (typeof FILTER_PARAMETERS)[number];
+export type FiltersApplied = Partial<Record<FilterParameter, string | number | boolean>>;
+
+export interface ParameterProblem {
+  readonly parameter: string;
+  /** The value as sent (a string, or the list when the parameter was repeated). */
+  readonly value: unknown;
+  readonly reason: string;
+  readonly allowed?: readonly string[];
+}
+
+export interface ParsedInstanceQuery {
+  readonly query: InstanceQuery;
+  readonly filtersApplied: FiltersApplied;
+  /** Same for every spelling of the same query (parameter order, sort aliases). */
+  readonly cacheKey: string;
+}
+
+export type ParseResult =
+  | { readonly ok: true; readonly value: ParsedInstanceQuery }
+  | { readonly ok: false; readonly problem: ParameterProblem };
+
+const WHOLE = /^\d+$/;
+const DECIMAL = /^\d+(?:\.\d+)?$/;
+
+class Problem extends Error {
+  constructor(readonly problem: ParameterProblem) {
+    super(problem.reason);
+  }
+}
+
+type Raw = Readonly<Record<string, unknown>>;
+
+function single(raw: Raw, name: string): string | undefined {
+  const value = raw[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    throw new Problem({ parameter: name, value, reason: 'must be given at most once' });
+  }
+  return value;
+}
+
+function integer(raw: Raw, name: string, min: number, max: number): number | undefined {
+  const text = single(raw, name);
+  if (text === undefined) return undefined;
+  if (!WHOLE.test(text)) {
+    throw new Problem({ parameter: name, value: text, reason: 'must be a whole number' });
+  }
+  const value = Number(text);
+  if (value < min || value > max) {
+    throw new Problem({ parameter: name, value: text, reason: `must be from ${min} to ${max}` });
+  }
+  return value;
+}
+
+/** Finite, >= 0, plain decimal notation; bounded so that x 1024 or x 1e6 stays exact. */
+function decimal(raw: Raw, name: string): number | undefined {
+  const text = single(raw, name);
+  if (text === undefined) return undefined;
+  if (!DECIMAL.test(text) || text.length > 20 || Number(text) > 1e9) {
+    throw new Problem({
+      parameter: name,
+      value: text,
+      reason: 'must be a non-negative decimal number no greater than 1000000000',
+    });
+  }
+  return Number(text);
+}
+
+function oneOf<T extends string>(raw: Raw, name: string, allowed: readonly T[]): T | undefined {
+  const text = single(raw, name);
+  if (text === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(text)) {
+    throw new Problem({
+      parameter: name,
+      value: text,
+      reason: 'is not one of the allowed values',
+      allowed,
+    });
+  }
+  return text as T;
+}
+
+function notAbove(
+  min: number | undefined,
+  max: number | undefined,
+  minName: string,
+  maxName: string,
+  raw: Raw,
+) {
+  if (min !== undefined && max !== undefined && min > max) {
+    throw new Problem({
+      parameter: minName,
+      value: raw[minName],
+      reason: `must not be greater than ${maxName}`,
+    });
+  }
+}
+
+function upperBoundMicros(text: string): number {
+  return decimalToMicros(text.replace(/(\.\d{6})\d+$/, '$1')) ?? 0;
+}
+
+export function parseInstanceQuery(raw: Raw): ParseResult {
+  try {
+    return { ok: true, value: parse(raw) };
+  } catch (error) {
+    if (error instanceof Problem) return { ok: false, problem: error.problem };
+    throw error;
+  }
+}
+
+function parse(raw: Raw): ParsedInstanceQuery {
+  const provider = oneOf(raw, 'provider', PROVIDER_NAMES);
+  const region = oneOf(raw, 'region', REGION_CODES);
+  const minVcpu = integer(raw, 'min_vcpu', 0, 1_000_000);
+  const maxVcpu = integer(raw, 'max_vcpu', 0, 1_000_000);
+  const minMemoryGb = decimal(raw, 'min_memory_gb');
+  const maxMemoryGb = decimal(raw, 'max_memory_gb');
+  const maxPrice = decimal(raw, 'max_price');
+  const family = oneOf(raw, 'instance_family', INSTANCE_FAMILIES);
+  const hasGpuText = oneOf(raw, 'has_gpu', ['true', 'false'] as const);
+  const sortBy = oneOf(raw, 'sort_by', SORT_FIELDS);
+  const order = oneOf(raw, 'order', ['asc', 'desc'] as const) ?? 'asc';
+  const limit = integer(raw, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
+  const offset = integer(raw, 'offset', 0, MAX_OFFSET) ?? 0;
+  notAbove(minVcpu, maxVcpu, 'min_vcpu', 'max_vcpu', raw);
+  notAbove(minMemoryGb, maxMemoryGb, 'min_memory_gb', 'max_memory_gb', raw);
+
+  const hasGpu = hasGpuText === undefined ? undefined : hasGpuText === 'true';
+  const applied: Record<FilterParameter, string | number | boolean | undefined> = {
+    provider,
+    region,
+    min_vcpu: minVcpu,
+    max_vcpu: maxVcpu,
+    min_memory_gb: minMemoryGb,
+    max_memory_gb: maxMemoryGb,
+    max_price: maxPrice,
+    instance_family: family,
+    has_gpu: hasGpu,
+  };
+  const filtersApplied: FiltersApplied = {};
+  for (const name of FILTER_PARAMETERS) {
+    const value = applied[name];
+    if (value !== undefined) filtersApplied[name] = value;
+  }
+
+  const filter: InstanceFilter = {
+    ...(provider !== undefined && { provider }),
+    ...(region !== undefined && { region }),
+    ...(minVcpu !== undefined && { minVcpu }),
+    ...(maxVcpu !== undefined && { maxVcpu }),
+    // D18: memory_mb / 1024 compared with the GB bound, i.e. memory_mb against GB x 1024.
+    ...(minMemoryGb !== undefined && { minMemoryMb: minMemoryGb * 1024 }),
+    ...(maxMemoryGb !== undefined && { maxMemoryMb: maxMemoryGb * 1024 }),
+    // An upper bound, from the decimal text: digits past the micro-dollar are cut, never rounded
+    // up, so no price above the bound can match (max_price=1.0000006 allows $1.000000).
+    ...(maxPrice !== undefined && {
+      maxMonthlyMicros: upperBoundMicros(raw['max_price'] as string),
+    }),
+    ...(family !== undefined && { family }),
+    ...(hasGpu !== undefined && { hasGpu }),
+  };
+  const sort = SORT_COLUMN[sortBy ?? 'monthly_price'];
+  const query: InstanceQuery = { filter, sort, order, limit, offset };
+  const cacheKey = JSON.stringify([filtersApplied, sort, order, limit, offset]);
+  return { query, filtersApplied, cacheKey };
+}

@@ -1,0 +1,101 @@
+// What every `cloudprice` command shares: where output goes, exit codes, argument parsing that
+// turns mistakes into usage errors, and building (and always closing) the core services.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { loadConfig, type Config } from '../config.js';
+import { createServices, type ServiceLog, type Services } from '../services.js';
+
+/** Output and environment of one run, so commands never touch `process` themselves. */
+export interface CliIo {
+  /** One line (or block) to stdout: the command's result. */
+  out(text: string): void;
+  /** One line (or block) to stderr: diagnostics, and anything a script should not capture. */
+  err(text: string): void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+/** 0: done; 1: the command ran and something failed; 2: the command line (or config) is wrong. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** A mistake in the command line: reported with a pointer to `--help`, exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  constructor(
+    message: string,
+    /** The command whose `--help` explains the mistake, e.g. `keys revoke`. */
+    readonly command: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `node:util` parseArgs in strict mode, with its errors (unknown option, …) as UsageError. */
+export function parseCommandArgs<T extends ParseArgsConfig['options']>(
+  command: string,
+  args: readonly string[],
+  options: T,
+  allowPositionals: boolean,
+) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals, strict: true });
+  } catch (error) {
+    if (error instanceof TypeError && 'code' in error) throw new UsageError(error.message, command);
+    throw error;
+  }
+}
+
+/** The same configuration the server would use (ConfigError propagates: exit 2 in main). */
+export function configOf(io: CliIo): Config {
+  return loadConfig(io.env, io.cwd);
+}
+
+/**
+ * The core services' log, for a terminal: failures on stderr as one readable line (the real
+ * cause, which API responses keep vague, is what an operator needs); progress only with
+ * LOG_LEVEL debug or trace.
+ */
+export function cliLog(config: Config, io: CliIo): ServiceLog {
+  const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
+  const quiet = config.logLevel === 'silent' || config.logLevel === 'fatal';
+  return {
+    info(obj, msg) {
+      if (verbose) io.err(`cloudprice: ${msg} ${describe(obj)}`.trimEnd());
+    },
+    error(obj, msg) {
+      if (!quiet) io.err(`cloudprice: ${msg} ${describe(obj)}`.trimEnd());
+    },
+  };
+}
+
+function describe(obj: unknown): string {
+  if (obj === null || typeof obj !== 'object') return '';
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(obj)) {
+    if (value instanceof Error) parts.push(`${name}=${value.message}`);
+    else if (value !== undefined) parts.push(`${name}=${JSON.stringify(value)}`);
+  }
+  return parts.join(' ');
+}
+
+/** Builds the services, runs `use`, and closes them whatever happened. */
+export async function withServices<T>(
+  config: Config,
+  io: CliIo,
+  use: (services: Services) => Promise<T>,
+): Promise<T> {
+  const services = await createServices(config, cliLog(config, io));
+  try {
+    const { keys } = services;
+    // createServices resolves the API keys and, on a fresh data directory, generates one (D6).
+    // It is shown here once, as the server would, or nobody would ever see it.
+    if (keys.generatedKey !== undefined) {
+      io.err(`Generated an API key (stored in ${keys.file}, mode 0600). Send it as X-API-Key:`);
+      io.err(`  ${keys.generatedKey}`);
+    }
+    return await use(services);
+  } finally {
+    await services.close();
+  }
+}

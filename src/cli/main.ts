@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// The `cloudprice` command: operator tasks that call the core directly, never over HTTP.
+// Runs as `node dist/src/cli/main.js` (the package's bin) or `npx tsx src/cli/main.ts`.
+import { existsSync } from 'node:fs';
+import { ConfigError } from '../config.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './cli-common.js';
+import { runHealthCommand } from './health-command.js';
+import { runKeysCommand } from './keys-command.js';
+import { runSyncCommand } from './sync-command.js';
+
+export const USAGE = `Usage: cloudprice <command> [options]
+
+Commands:
+  keys create                 add a new API key to the keys file and print it once
+  keys list                   print the fingerprint of every configured key
+  keys revoke <fingerprint>   remove a key from the keys file (--force for the last one)
+  sync [provider ...]         sync providers now (default: all) and print the results
+  health                      print the health report; exit 0 only when healthy
+
+Run \`cloudprice <command> --help\` for details. Configuration is read from the environment
+(and a .env file in the working directory), exactly as the server reads it.
+Exit codes: 0 success, 1 failure, 2 bad command line or configuration.`;
+
+const COMMANDS: Readonly<
+  Record<string, (args: readonly string[], io: CliIo) => number | Promise<number>>
+> = {
+  keys: runKeysCommand,
+  sync: runSyncCommand,
+  health: runHealthCommand,
+};
+
+async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  const handler = command === undefined ? undefined : COMMANDS[command];
+  if (handler === undefined) {
+    io.err(
+      command === undefined
+        ? 'cloudprice: missing command'
+        : `cloudprice: unknown command "${command}"`,
+    );
+    io.err(USAGE);
+    return EXIT_USAGE;
+  }
+  try {
+    return await handler(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`cloudprice ${error.command}: ${error.message}`);
+      io.err(`Run \`cloudprice ${error.command} --help\` for usage.`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof ConfigError) {
+      io.err(`cloudprice: configuration error: ${error.message}`);
+      return EXIT_USAGE;
+    }
+    // Anything else is a real failure (unreadable file, database down, …): say what and exit 1.
+    io.err(
+      `cloudprice ${command}: failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return EXIT_FAILURE;
+  }
+}
+
+// As the server does: a .env file in the working directory fills in variables not already set.
+if (existsSync('.env')) process.loadEnvFile('.env');
+const io: CliIo = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+  env: process.env,
+  cwd: process.cwd(),
+};
+const code = await run(process.argv.slice(2), io);
+process.exitCode = code;
+// Everything is closed by now; should a stray handle keep the event loop alive, do not hang.
+setTimeout(() => process.exit(code), 2_000).unref();

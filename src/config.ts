@@ -1,0 +1,173 @@
+// The only reader of process.env. Configuration is parsed once at start into a frozen, typed
+// object; a bad value stops start-up with a message naming the variable.
+import path from 'node:path';
+import type { ProviderName } from './catalog/model.js';
+
+export interface ProviderSourceConfig {
+  /** https://, http:// or file:// base URL of the provider's upstream catalogue. */
+  readonly baseUrl: string;
+  readonly displayName: string;
+}
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** `postgres://…` for PostgreSQL, otherwise a SQLite file path (`sqlite:` prefix optional). */
+  readonly databaseUrl: string;
+  /** Configured API keys; empty means "generate one in dataDir" (D6). */
+  readonly apiKeys: readonly string[];
+  readonly apiKeysFile: string | undefined;
+  /** The one header trusted for the client address (D9), lower-cased; undefined = socket address. */
+  readonly clientIpHeader: string | undefined;
+  /** Allowed CORS origins; empty means `*` (D12). */
+  readonly corsOrigins: readonly string[];
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly redisUrl: string | undefined;
+  /** Milliseconds between scheduled syncs; 0 turns the schedule off. */
+  readonly syncIntervalMs: number;
+  /** Whole-request deadline, so a slow client cannot hold a connection (Fastify 5 sets none). */
+  readonly requestTimeoutMs: number;
+  /** Upper bound of /instances response cache entries (least recently used evicted). */
+  readonly cacheMaxEntries: number;
+  readonly upstream: {
+    readonly connectTimeoutMs: number;
+    readonly firstByteTimeoutMs: number;
+    readonly totalTimeoutMs: number;
+    readonly maxRetries: number;
+    readonly maxResponseBytes: number;
+  };
+  readonly providers: Readonly<Record<ProviderName, ProviderSourceConfig>>;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+const DURATION = /^(\d+)(ms|s|m|h)?$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** Durations are `<n>` seconds or `<n>ms|s|m|h`. */
+function duration(env: Env, name: string, fallbackMs: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallbackMs;
+  const match = DURATION.exec(raw);
+  if (!match)
+    throw new ConfigError(`${name} must be a duration such as 30s, 15m or 6h, got "${raw}"`);
+  const unit = (match[2] ?? 's') as keyof typeof UNIT_MS;
+  return Number(match[1]) * UNIT_MS[unit];
+}
+
+function list(env: Env, name: string): string[] {
+  return (text(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+function url(env: Env, name: string, fallback: string, schemes: readonly string[]): string {
+  const raw = text(env, name) ?? fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!schemes.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${schemes.join(' or ')}, got "${raw}"`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const dataDir = path.resolve(cwd, text(env, 'DATA_DIR') ?? './data');
+  const snapshots = path.resolve(cwd, text(env, 'SNAPSHOT_DIR') ?? './data/snapshots');
+  const snapshotUrl = (provider: ProviderName) =>
+    new URL(`file://${path.join(snapshots, provider)}/`).href;
+
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const clientIpHeader = text(env, 'CLIENT_IP_HEADER');
+  if (clientIpHeader !== undefined && !HEADER_NAME.test(clientIpHeader)) {
+    throw new ConfigError(`CLIENT_IP_HEADER must be an HTTP header name, got "${clientIpHeader}"`);
+  }
+  const corsOrigins = list(env, 'CORS_ORIGINS');
+  for (const origin of corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(
+        `CORS_ORIGINS entries must be origins like https://app.example.com, got "${origin}"`,
+      );
+    }
+  }
+  const apiKeys = list(env, 'API_KEYS');
+  for (const key of apiKeys) {
+    if (key.length < 16)
+      throw new ConfigError('API_KEYS entries must be at least 16 characters long');
+  }
+  const redisUrl = text(env, 'REDIS_URL');
+  if (redisUrl !== undefined) url(env, 'REDIS_URL', redisUrl, ['redis:', 'rediss:']);
+
+  const upstreamSchemes = ['https:', 'http:', 'file:'];
+  const provider = (name: ProviderName, letter: 'A' | 'B' | 'C'): ProviderSourceConfig => ({
+    baseUrl: url(env, `PROVIDER_${letter}_URL`, snapshotUrl(name), upstreamSchemes),
+    displayName: text(env, `PROVIDER_${letter}_DISPLAY_NAME`) ?? `Provider ${letter}`,
+  });
+
+  const config: Config = {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    dataDir,
+    databaseUrl: text(env, 'DATABASE_URL') ?? path.join(dataDir, 'cloudprice.db'),
+    apiKeys,
+    apiKeysFile: text(env, 'API_KEYS_FILE'),
+    clientIpHeader: clientIpHeader?.toLowerCase(),
+    corsOrigins,
+    logLevel: logLevel as Config['logLevel'],
+    redisUrl,
+    syncIntervalMs: duration(env, 'SYNC_INTERVAL', 6 * 3_600_000),
+    requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30_000),
+    cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
+    upstream: {
+      connectTimeoutMs: duration(env, 'UPSTREAM_CONNECT_TIMEOUT', 5_000),
+      firstByteTimeoutMs: duration(env, 'UPSTREAM_FIRST_BYTE_TIMEOUT', 15_000),
+      totalTimeoutMs: duration(env, 'UPSTREAM_TOTAL_TIMEOUT', 300_000),
+      maxRetries: integer(env, 'UPSTREAM_MAX_RETRIES', 3, 0, 10),
+      maxResponseBytes: integer(env, 'UPSTREAM_MAX_BYTES', 1024 * 1024 * 1024, 1024, 8 * 1024 ** 3),
+    },
+    providers: {
+      provider_a: provider('provider_a', 'A'),
+      provider_b: provider('provider_b', 'B'),
+      provider_c: provider('provider_c', 'C'),
+    },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,164 @@
+// GET /health as a core service (spec 4.1, section 3, D32, D33, D11).
+import { PROVIDER_NAMES, type ProviderName } from '../catalog/model.js';
+import type { CounterStore } from '../infra/counter-store.js';
+import type { CatalogStore, ProviderSyncState } from '../storage/catalog-store.js';
+
+export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
+
+const HOUR_MS = 3_600_000;
+/** A dependency that does not answer within this is reported down rather than awaited. */
+export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
+
+export interface ProviderHealth {
+  name: ProviderName;
+  status: HealthStatus;
+  /** `YYYY-MM-DD HH:MM:SS` UTC of the last successful sync, or null if never (D2). */
+  last_sync: string | null;
+  sync_status: 'success' | 'failed' | 'never';
+  regions_count: number;
+  instances_count: number;
+  error?: string;
+}
+
+export interface HealthReport {
+  status: HealthStatus;
+  timestamp: string;
+  components: {
+    database: { status: HealthStatus; latency_ms: number; error?: string };
+    rate_limiter: { status: HealthStatus; latency_ms: number; backend: string; error?: string };
+    providers: ProviderHealth[];
+  };
+  summary: {
+    total_providers: number;
+    healthy_providers: number;
+    total_regions: number;
+    total_instances: number;
+  };
+}
+
+export interface HealthService {
+  check(): Promise<HealthReport>;
+}
+
+export function formatSyncTime(date: Date): string {
+  return date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** D32: healthy if synced successfully under 24 h ago and the latest attempt succeeded. */
+export function providerHealth(state: ProviderSyncState, now: number): ProviderHealth {
+  const latest = state.latestRun;
+  const lastSuccess = state.lastSuccessAt;
+  const age = lastSuccess ? now - lastSuccess.getTime() : Infinity;
+  const latestFailed = latest !== null && !latest.success;
+  let status: HealthStatus;
+  if (lastSuccess === null || age > 48 * HOUR_MS) status = 'unhealthy';
+  else if (age >= 24 * HOUR_MS || latestFailed) status = 'degraded';
+  else status = 'healthy';
+  const health: ProviderHealth = {
+    name: state.provider,
+    status,
+    last_sync: lastSuccess ? formatSyncTime(lastSuccess) : null,
+    sync_status: latest === null ? 'never' : latest.success ? 'success' : 'failed',
+    regions_count: state.regionsCount,
+    instances_count: state.instancesCount,
+  };
+  if (latestFailed && latest.errorMessage) health.error = latest.errorMessage;
+  else if (lastSuccess === null) health.error = 'never synchronised';
+  return health;
+}
+
+const NO_ANSWER = `no answer within ${HEALTH_CHECK_TIMEOUT_MS / 1000} s`;
+
+async function timed(
+  probe: () => Promise<void>,
+): Promise<{ ok: boolean; latencyMs: number; error?: string }> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), HEALTH_CHECK_TIMEOUT_MS);
+  });
+  try {
+    const outcome = await Promise.race([probe().then(() => 'answered' as const), timedOut]);
+    const latencyMs = Math.round(performance.now() - started);
+    return outcome === 'answered'
+      ? { ok: true, latencyMs }
+      : { ok: false, latencyMs, error: NO_ANSWER };
+  } catch {
+    return {
+      ok: false,
+      latencyMs: Math.round(performance.now() - started),
+      error: 'not reachable',
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createHealthService(deps: {
+  store: CatalogStore;
+  counters: CounterStore;
+  counterBackend: string;
+  now?: () => number;
+}): HealthService {
+  const now = deps.now ?? Date.now;
+  return {
+    async check() {
+      const [database, limiter] = await Promise.all([
+        timed(() => deps.store.ping()),
+        timed(() => deps.counters.ping()),
+      ]);
+      let states: readonly ProviderSyncState[] = [];
+      if (database.ok) {
+        states = await deps.store.providerStates().catch(() => {
+          database.ok = false;
+          database.error = 'query failed';
+          return [];
+        });
+      }
+      const at = now();
+      const providers = database.ok
+        ? states.map((s) => providerHealth(s, at))
+        : PROVIDER_NAMES.map((name) => ({
+            name,
+            status: 'unhealthy' as const,
+            last_sync: null,
+            sync_status: 'never' as const,
+            regions_count: 0,
+            instances_count: 0,
+            error: 'database unavailable',
+          }));
+      const componentsHealthy =
+        database.ok && limiter.ok && providers.every((p) => p.status === 'healthy');
+      const status: HealthStatus =
+        !database.ok || providers.every((p) => p.status === 'unhealthy')
+          ? 'unhealthy'
+          : componentsHealthy
+            ? 'healthy'
+            : 'degraded';
+      return {
+        status,
+        timestamp: new Date(at).toISOString(),
+        components: {
+          database: {
+            status: database.ok ? 'healthy' : 'unhealthy',
+            latency_ms: database.latencyMs,
+            ...(database.error !== undefined && { error: database.error }),
+          },
+          rate_limiter: {
+            status: limiter.ok ? 'healthy' : 'unhealthy',
+            latency_ms: limiter.latencyMs,
+            backend: deps.counterBackend,
+            ...(limiter.error !== undefined && { error: limiter.error }),
+          },
+          providers,
+        },
+        summary: {
+          total_providers: providers.length,
+          healthy_providers: providers.filter((p) => p.status === 'healthy').length,
+          total_regions: providers.reduce((n, p) => n + p.regions_count, 0),
+          total_instances: providers.reduce((n, p) => n + p.instances_count, 0),
+        },
+      };
+    },
+  };
+}

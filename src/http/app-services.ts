@@ -1,0 +1,25 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { InstanceListing } from '../catalog/instance-listing.js';
+import type { CandidateCache } from '../recommend/candidate-cache.js';
+import type { Config } from '../config.js';
+import type { CounterStore } from '../infra/counter-store.js';
+import type { CatalogStore } from '../storage/catalog-store.js';
+import type { HealthService } from '../health/health-service.js';
+import type { SyncService } from '../sync/sync-service.js';
+
+/** What the HTTP layer is given by the composition root (src/services.ts). */
+export interface AppServices {
+  readonly config: Config;
+  /** The keys accepted in X-API-Key (configured or generated, D5/D6). */
+  readonly apiKeys: readonly string[];
+  readonly store: CatalogStore;
+  readonly counters: CounterStore;
+  readonly listing: InstanceListing;
+  readonly candidates: CandidateCache;
+  readonly sync: SyncService;
+  readonly health: HealthService;
+  /** Wall clock for rate-limit windows; tests pin it so a minute boundary cannot split a run. */
+  readonly now?: () => number;
+  /** A logger instance to use instead of building one from config (tests, CLI). */
+  readonly logger?: FastifyBaseLogger | false;
+}

@@ -1,0 +1,133 @@
+// buildApp(services): the Fastify instance with everything every endpoint shares, in the order
+// DECISIONS fixes: CORS preflight, rate limit, authentication, body, then validation.
+// It never listens; main.ts does, and tests inject into it or listen on port 0.
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createApiKeyVerifier } from './auth.js';
+import { createClientAddressResolver } from './client-address.js';
+import { installErrorHandling } from './error-handler.js';
+import { AppError, MESSAGES } from './errors.js';
+import { registerJsonParser } from './json-body.js';
+import { openApiOptions } from './openapi.js';
+import { createRateLimiter, rateLimitHeaders, type RateDecision } from './rate-limit.js';
+import { registerRoutes } from './routes/index.js';
+import { ErrorEnvelope } from './schemas/common.js';
+import { createCorsPolicy } from './security-headers.js';
+import type { AppServices } from './app-services.js';
+
+export const BODY_LIMIT_BYTES = 10 * 1024;
+/** D7a: failed authentications per client address and clock minute before 429. */
+export const AUTH_FAILURE_LIMIT = 20;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Requests per client address per minute on this route; absent = unlimited (D8). */
+    rateLimit?: number;
+  }
+}
+
+export async function buildApp(services: AppServices): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: services.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers["x-api-key"]'],
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Fastify 5 leaves Node's request timeout off. Ours bounds the whole request (headers and
+    // body); Node only checks it every connectionsCheckingInterval, 30 s by default, so check
+    // more often than the timeout itself.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: config.requestTimeoutMs,
+          connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
+        },
+        handler,
+      ),
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+  });
+  // Validation is done by the domain parsers, which speak the specification's error
+  // vocabulary; route schemas describe requests for the OpenAPI document (docs/adr/0002).
+  app.setValidatorCompiler(() => () => true);
+  app.addSchema(ErrorEnvelope);
+  await app.register(swagger, openApiOptions());
+  registerJsonParser(app);
+  installErrorHandling(app);
+
+  const cors = createCorsPolicy(config.corsOrigins);
+  const clientAddress = createClientAddressResolver(config.clientIpHeader);
+  const verifyKey = createApiKeyVerifier(services.apiKeys);
+  const consume = createRateLimiter(services.counters, services.now);
+
+  async function rateLimit(scope: string, client: string, limit: number): Promise<RateDecision> {
+    try {
+      return await consume(scope, client, limit);
+    } catch (error) {
+      // Fail closed (D11): no counter, no service.
+      app.log.error({ err: error }, 'rate-limit counter store unavailable');
+      throw new AppError('SERVICE_UNAVAILABLE', MESSAGES.SERVICE_UNAVAILABLE, undefined, {
+        'retry-after': '5',
+      });
+    }
+  }
+
+  function tooMany(decision: RateDecision): AppError {
+    return new AppError(
+      'RATE_LIMIT_EXCEEDED',
+      MESSAGES.RATE_LIMIT_EXCEEDED,
+      { limit: decision.limit, window: '1m', retry_after: decision.resetSeconds },
+      { 'retry-after': String(decision.resetSeconds), ...rateLimitHeaders(decision) },
+    );
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    reply.headers(cors.headersFor(origin)).header('x-request-id', request.id);
+
+    // 1. CORS preflight, answered without a key: browsers cannot send one on it (D12).
+    if (
+      request.method === 'OPTIONS' &&
+      origin !== undefined &&
+      request.headers['access-control-request-method'] !== undefined
+    ) {
+      return reply.code(204).headers(cors.preflightHeadersFor(origin)).send();
+    }
+
+    // 2. Rate limit, counted before authentication so key guessing is throttled too.
+    const client = clientAddress(request);
+    const limit = request.routeOptions.config.rateLimit;
+    if (limit !== undefined) {
+      const decision = await rateLimit(routeScope(request), client, limit);
+      reply.headers(rateLimitHeaders(decision));
+      if (!decision.allowed) throw tooMany(decision);
+    }
+
+    // 3. Authentication; failures are limited on their own (D7a).
+    if (!verifyKey(request.headers['x-api-key'])) {
+      const failures = await rateLimit('auth-failures', client, AUTH_FAILURE_LIMIT);
+      if (!failures.allowed) throw tooMany(failures);
+      throw new AppError('UNAUTHORIZED', MESSAGES.UNAUTHORIZED);
+    }
+
+    // 4. Body size, before reading a byte of it (D13); chunked bodies hit the parser's limit.
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > BODY_LIMIT_BYTES) throw payloadTooLarge();
+    return undefined;
+  });
+
+  await registerRoutes(app, services);
+  return app;
+}
+
+export function payloadTooLarge(): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${BODY_LIMIT_BYTES} bytes`);
+}
+
+function routeScope(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unknown';
+}

@@ -1,0 +1,31 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+
+/** The OpenAPI 3.1 document, generated from the route schemas (GET /openapi.json). */
+export function openApiOptions(): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'cloudprice',
+        version: '1.0.0',
+        description: [
+          'Cloud compute instances and prices from three providers’ Asian regions (Seoul, Tokyo, Osaka, Singapore, Hong Kong).',
+          '',
+          'Every endpoint needs the `X-API-Key` header (a missing or invalid key: 401 UNAUTHORIZED). Rate limits per client address per clock minute: /instances 100, /sync 10, /recommend 60, /health unlimited; over the limit: 429 RATE_LIMIT_EXCEEDED with `Retry-After` and `RateLimit-*` headers. After 20 failed authentications in a minute, further unauthenticated requests get 429 until the minute ends. When the rate-limit store cannot be consulted: 503 SERVICE_UNAVAILABLE with `Retry-After: 5`.',
+          '',
+          'Order of checks: CORS preflight (answered 204 without a key), rate limit, authentication, body (10,240 bytes at most: 413 PAYLOAD_TOO_LARGE; `application/json` only: 400 INVALID_CONTENT_TYPE; valid JSON object: 400 INVALID_JSON), then parameters. Unknown paths: 404 NOT_FOUND; a known path with another method: 405 METHOD_NOT_ALLOWED with `Allow`.',
+          '',
+          'Every error has the envelope `{ "success": false, "error": { "code", "message", "details"? } }`. Timestamps are ISO 8601 UTC with milliseconds, except /health `last_sync` (`YYYY-MM-DD HH:MM:SS` UTC). Prices are USD, hourly rounded to 4 decimals and monthly to 2, from exact upstream decimals; monthly = hourly × 730 where an upstream gives only hourly.',
+        ].join('\n'),
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
+  };
+}

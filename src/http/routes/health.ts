@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../app-services.js';
+import { Type } from 'typebox';
+import { ApiKeySecurity } from '../schemas/common.js';
+import { HealthResponse } from '../schemas/health-sync.js';
+
+export function healthRoute(app: FastifyInstance, { health }: AppServices): void {
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Health of the database, the rate limiter and each provider’s data',
+        description:
+          'Not rate limited (only failed authentication is). 200 only when every component is healthy; 503 with the same body otherwise. A provider is healthy when its last successful sync is under 24 h old and its latest attempt succeeded; degraded at 24 to 48 h or after a failed attempt; unhealthy when never synced or over 48 h. Overall: unhealthy when the database fails or every provider is unhealthy; degraded when any component is not healthy.',
+        security: ApiKeySecurity,
+        response: {
+          200: HealthResponse,
+          503: Type.Union([HealthResponse, Type.Ref('ErrorEnvelope')]),
+          401: Type.Ref('ErrorEnvelope'),
+          429: Type.Ref('ErrorEnvelope'),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const report = await health.check();
+      return reply.code(report.status === 'healthy' ? 200 : 503).send(report);
+    },
+  );
+}

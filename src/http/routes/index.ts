@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../app-services.js';
+import { healthRoute } from './health.js';
+import { instancesRoute } from './instances.js';
+import { openApiRoute } from './openapi.js';
+import { recommendRoute } from './recommend.js';
+import { syncRoute } from './sync.js';
+
+export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
+  healthRoute(app, services);
+  instancesRoute(app, services);
+  syncRoute(app, services);
+  recommendRoute(app, services);
+  openApiRoute(app);
+  await app.ready();
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { echoValue } from '../../catalog/echo-value.js';
+import { CACHE_TTL_SECONDS } from '../../catalog/instance-listing.js';
+import { parseInstanceQuery } from '../../catalog/instance-query.js';
+import type { AppServices } from '../app-services.js';
+import { AppError } from '../errors.js';
+import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
+import { InstanceRecord, InstancesQuery, InstancesResponse } from '../schemas/instances.js';
+
+export const INSTANCES_RATE_LIMIT = 100;
+
+export function instancesRoute(app: FastifyInstance, { listing, config }: AppServices): void {
+  app.addSchema(InstanceRecord);
+  const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Origin' : 'X-API-Key';
+  const cacheControl = `public, max-age=${CACHE_TTL_SECONDS}`;
+
+  app.get(
+    '/instances',
+    {
+      config: { rateLimit: INSTANCES_RATE_LIMIT },
+      schema: {
+        summary: 'List instances with filters, sorting and pagination',
+        description:
+          'Available records only. Responses are cached for 300 s per normalised query; a successful sync empties the cache. Any invalid parameter gives 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}; a parameter given twice is invalid; unknown parameters are ignored.',
+        security: ApiKeySecurity,
+        querystring: InstancesQuery,
+        response: { 200: InstancesResponse, ...commonErrorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const parsed = parseInstanceQuery(request.query as Record<string, unknown>);
+      if (!parsed.ok) {
+        const { parameter, value, reason, allowed } = parsed.problem;
+        throw new AppError(
+          'INVALID_PARAMETER',
+          `Invalid value for parameter "${parameter}": ${reason}`,
+          {
+            parameter,
+            value: echoValue(value),
+            reason,
+            ...(allowed && { allowed }),
+          },
+        );
+      }
+      let body;
+      try {
+        body = await listing.list(parsed.value);
+      } catch (error) {
+        request.log.error({ err: error }, 'instance query failed');
+        throw new AppError('QUERY_FAILED', 'Query execution failed');
+      }
+      // The body is already JSON bytes: Fastify sends a Buffer as it is.
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('cache-control', cacheControl)
+        .header('vary', vary)
+        .send(body);
+    },
+  );
+}

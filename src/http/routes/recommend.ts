@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { buildRecommendations, candidateQueryFor } from '../../recommend/recommend.js';
+import { parseRecommendRequest } from '../../recommend/validate-request.js';
+import type { AppServices } from '../app-services.js';
+import { AppError } from '../errors.js';
+import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
+import { RecommendRequestSchema, RecommendResponse } from '../schemas/recommend.js';
+
+export const RECOMMEND_RATE_LIMIT = 60;
+
+export function recommendRoute(app: FastifyInstance, { candidates }: AppServices): void {
+  app.post(
+    '/recommend',
+    {
+      config: { rateLimit: RECOMMEND_RATE_LIMIT },
+      schema: {
+        summary: 'Recommend instances for a stack and scale',
+        description:
+          'Needs a JSON body (no Content-Type: 400 INVALID_CONTENT_TYPE; empty body: 400 INVALID_JSON). Missing stack or scale: MISSING_PARAMETER (stack is checked first); stack not an array or over 20 entries: INVALID_PARAMETER; empty: EMPTY_STACK; unknown names: INVALID_STACK with details {invalid, supported}; scale other than small/medium/large: INVALID_PARAMETER with allowed; budget_max not a number > 0: INVALID_PARAMETER. See docs/recommend-scoring.md for the scoring.',
+        security: ApiKeySecurity,
+        body: RecommendRequestSchema,
+        response: { 200: RecommendResponse, ...commonErrorResponses(400, 413) },
+      },
+    },
+    async (request, reply) => {
+      const started = performance.now();
+      if (request.body === undefined) {
+        // Fastify skips the body parser for an empty body, so its content type is checked here.
+        const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+        throw mediaType !== 'application/json'
+          ? new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json')
+          : new AppError('INVALID_JSON', 'Request body is empty; a JSON object is required');
+      }
+      const parsed = parseRecommendRequest(request.body);
+      if (!parsed.ok)
+        throw new AppError(parsed.error.code, parsed.error.message, parsed.error.details);
+      const data = buildRecommendations(
+        await candidates.find(candidateQueryFor(parsed.value)),
+        parsed.value,
+      );
+      return reply.send({
+        success: true,
+        data,
+        meta: { query_time_ms: Math.round(performance.now() - started) },
+      });
+    },
+  );
+}

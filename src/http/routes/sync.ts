@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { parseSyncRequest } from '../../sync/sync-request.js';
+import type { AppServices } from '../app-services.js';
+import { AppError } from '../errors.js';
+import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
+import { SyncRequest, SyncResponse } from '../schemas/health-sync.js';
+
+export const SYNC_RATE_LIMIT = 10;
+
+export function syncRoute(app: FastifyInstance, { sync }: AppServices): void {
+  app.post(
+    '/sync',
+    {
+      config: { rateLimit: SYNC_RATE_LIMIT },
+      schema: {
+        summary: 'Fetch the latest catalogue from providers',
+        description:
+          'No body means the defaults ({"providers":["provider_a"]}). Each provider is applied atomically; a failed provider keeps its previous catalogue. Some providers failing gives 200 with data.success false; all failing gives 500 SYNC_FAILED with the per-provider results in error.details.providers. A sync of a provider already running (on any replica) is waited for.',
+        security: ApiKeySecurity,
+        body: SyncRequest,
+        response: { 200: SyncResponse, ...commonErrorResponses(400, 413) },
+      },
+    },
+    async (request, reply) => {
+      const parsed = parseSyncRequest(request.body as Record<string, unknown> | undefined);
+      if (!parsed.ok)
+        throw new AppError(parsed.problem.code, parsed.problem.message, parsed.problem.details);
+      const report = await sync.sync(parsed.providers);
+      if (report.summary.successful_providers === 0) {
+        throw new AppError('SYNC_FAILED', 'Synchronisation failed for every requested provider', {
+          sync_id: report.sync_id,
+          providers: report.providers,
+        });
+      }
+      return reply.send({ success: true, data: report });
+    },
+  );
+}

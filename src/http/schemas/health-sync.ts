@@ -1,0 +1,100 @@
+import { Type } from 'typebox';
+import { PROVIDER_NAMES } from '../../catalog/model.js';
+import { StringEnum } from './common.js';
+
+const Status = StringEnum(['healthy', 'degraded', 'unhealthy'] as const);
+const ProviderName = StringEnum(PROVIDER_NAMES);
+
+export const HealthResponse = Type.Object({
+  status: Status,
+  timestamp: Type.String({ format: 'date-time' }),
+  components: Type.Object({
+    database: Type.Object({
+      status: Status,
+      latency_ms: Type.Integer(),
+      error: Type.Optional(Type.String()),
+    }),
+    rate_limiter: Type.Object(
+      {
+        status: Status,
+        latency_ms: Type.Integer(),
+        backend: Type.String({ description: 'memory or redis' }),
+        error: Type.Optional(Type.String()),
+      },
+      { description: 'Extension (D11): the rate-limit counter store.' },
+    ),
+    providers: Type.Array(
+      Type.Object({
+        name: ProviderName,
+        status: Status,
+        last_sync: Type.Union(
+          [Type.String({ description: 'YYYY-MM-DD HH:MM:SS UTC' }), Type.Null()],
+          {
+            description: 'Last successful sync, `YYYY-MM-DD HH:MM:SS` UTC; null when never synced.',
+          },
+        ),
+        sync_status: StringEnum(['success', 'failed', 'never'] as const),
+        regions_count: Type.Integer(),
+        instances_count: Type.Integer(),
+        error: Type.Optional(Type.String()),
+      }),
+    ),
+  }),
+  summary: Type.Object({
+    total_providers: Type.Integer(),
+    healthy_providers: Type.Integer(),
+    total_regions: Type.Integer(),
+    total_instances: Type.Integer(),
+  }),
+});
+
+export const SyncRequest = Type.Object({
+  providers: Type.Optional(
+    Type.Array(ProviderName, {
+      minItems: 1,
+      maxItems: 20,
+      default: ['provider_a'],
+      description: 'Duplicates count once.',
+    }),
+  ),
+  force: Type.Optional(Type.Boolean({ description: 'Accepted; has no effect.' })),
+});
+
+export const ProviderSyncResult = Type.Object({
+  provider: ProviderName,
+  success: Type.Boolean(),
+  regions_synced: Type.Integer(),
+  instances_synced: Type.Integer(),
+  pricing_synced: Type.Integer(),
+  duration_ms: Type.Integer(),
+  error: Type.Optional(Type.String()),
+  error_details: Type.Optional(
+    Type.Object({
+      code: Type.String({
+        description:
+          'UPSTREAM_TIMEOUT, UPSTREAM_NETWORK_ERROR, UPSTREAM_HTTP_ERROR, UPSTREAM_INVALID_DATA, UPSTREAM_TOO_LARGE, UPSTREAM_REDIRECT_REFUSED, SYNC_ABORTED or SYNC_APPLY_FAILED',
+      }),
+      message: Type.String(),
+    }),
+  ),
+});
+
+export const SyncResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    sync_id: Type.String({ pattern: '^sync_[0-9]+_[a-z0-9]{8,}$' }),
+    success: Type.Boolean(),
+    started_at: Type.String({ format: 'date-time' }),
+    completed_at: Type.String({ format: 'date-time' }),
+    total_duration_ms: Type.Integer(),
+    providers: Type.Array(ProviderSyncResult),
+    summary: Type.Object({
+      total_providers: Type.Integer(),
+      successful_providers: Type.Integer(),
+      failed_providers: Type.Integer(),
+      total_regions: Type.Integer(),
+      total_instances: Type.Integer(),
+      total_pricing: Type.Integer(),
+    }),
+  }),
+});

@@ -1,0 +1,107 @@
+import { Type, type TSchema } from 'typebox';
+import type { FILTER_PARAMETERS } from '../../catalog/instance-query.js';
+import { MAX_LIMIT, MAX_OFFSET, SORT_FIELDS } from '../../catalog/instance-query.js';
+import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
+import { StringEnum } from './common.js';
+
+const Enum = (values: readonly string[], description: string) =>
+  StringEnum(values, { description });
+
+export const InstanceRecord = Type.Object(
+  {
+    id: Type.Integer({ description: 'Record id: one per instance type and region.' }),
+    instance_id: Type.String({ description: "The provider's own instance type id." }),
+    instance_name: Type.String(),
+    vcpu: Type.Integer(),
+    memory_mb: Type.Integer(),
+    storage_gb: Type.Integer({
+      description: 'Local storage in GB; 0 when the type has none (network storage only).',
+    }),
+    transfer_tb: Type.Number({ description: 'Monthly transfer included, in TB (1 TB = 1000 GB).' }),
+    network_speed_gbps: Type.Number(),
+    gpu_count: Type.Integer(),
+    gpu_type: Type.Union([Type.String(), Type.Null()]),
+    instance_family: Enum(INSTANCE_FAMILIES, 'general, compute, memory, storage or gpu'),
+    provider: Type.Object({
+      id: Type.Integer(),
+      name: Enum(PROVIDER_NAMES, 'provider name'),
+      display_name: Type.String(),
+    }),
+    region: Type.Object({
+      id: Type.Integer(),
+      region_code: Type.String(),
+      region_name: Type.String(),
+      country_code: Type.String(),
+    }),
+    pricing: Type.Object({
+      hourly_price: Type.Number({ description: 'USD per hour, rounded to 4 decimals.' }),
+      monthly_price: Type.Number({ description: 'USD per month, rounded to 2 decimals.' }),
+      currency: Type.Literal('USD'),
+      available: Type.Integer({
+        description:
+          '1 when the provider offers the type in the region now. Only available records are listed.',
+      }),
+    }),
+  },
+  { $id: 'InstanceRecord' },
+);
+
+const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = {
+  provider: Enum(PROVIDER_NAMES, 'Only this provider.'),
+  region: Enum(REGION_CODES, 'Only this region code (exact match).'),
+  min_vcpu: Type.Integer({ minimum: 0, description: 'At least this many vCPUs (whole number).' }),
+  max_vcpu: Type.Integer({
+    minimum: 0,
+    description: 'At most this many vCPUs; not below min_vcpu.',
+  }),
+  min_memory_gb: Type.Number({ minimum: 0, description: 'memory_mb / 1024 at least this.' }),
+  max_memory_gb: Type.Number({
+    minimum: 0,
+    description: 'memory_mb / 1024 at most this; not below min_memory_gb.',
+  }),
+  max_price: Type.Number({
+    minimum: 0,
+    description: 'Monthly price (USD) at most this, compared exactly.',
+  }),
+  instance_family: Enum(INSTANCE_FAMILIES, 'Only this family.'),
+  has_gpu: Type.Boolean({ description: '`true`: gpu_count > 0; `false`: gpu_count = 0.' }),
+};
+
+/** Every query parameter is optional (spec 4.2). */
+const queryParameters = {
+  ...(filterDescriptions as Record<string, TSchema>),
+  sort_by: Enum(
+    SORT_FIELDS,
+    'Sort field. Default monthly price. price and monthly_price sort by monthly price, memory_gb by memory, provider by provider name, region by region code, instance_name by code point. Ties always break by id ascending.',
+  ),
+  order: Enum(['asc', 'desc'], 'Default asc; applies to the default sort too.'),
+  limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 50 }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+};
+
+export const InstancesQuery = Type.Object(
+  Object.fromEntries(
+    Object.entries(queryParameters).map(([name, schema]) => [name, Type.Optional(schema)]),
+  ),
+);
+
+export const InstancesResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    instances: Type.Array(Type.Ref('InstanceRecord')),
+    pagination: Type.Object({
+      total: Type.Integer(),
+      limit: Type.Integer(),
+      offset: Type.Integer(),
+      has_more: Type.Boolean(),
+    }),
+    metadata: Type.Object({
+      cached: Type.Boolean(),
+      last_sync: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'Newest successful sync of any provider, or null before the first.',
+      }),
+      query_time_ms: Type.Integer(),
+      filters_applied: Type.Object({}, { additionalProperties: true }),
+    }),
+  }),
+});

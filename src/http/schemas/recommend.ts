@@ -1,0 +1,59 @@
+import { Type } from 'typebox';
+import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
+import { SCORING_DESCRIPTION } from '../../recommend/scoring-description.js';
+import { SCALES, STACK_NAMES } from '../../recommend/stacks.js';
+import { StringEnum } from './common.js';
+
+export const RecommendRequestSchema = Type.Object({
+  stack: Type.Array(StringEnum(STACK_NAMES), {
+    minItems: 1,
+    maxItems: 20,
+    description: 'Stack names (exact, lower case); duplicates count once.',
+  }),
+  scale: StringEnum(SCALES),
+  budget_max: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, description: 'Monthly budget in USD.' }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Extension.' }),
+  ),
+  providers: Type.Optional(
+    Type.Array(StringEnum(PROVIDER_NAMES), { minItems: 1, description: 'Extension.' }),
+  ),
+  regions: Type.Optional(
+    Type.Array(StringEnum(REGION_CODES), { minItems: 1, description: 'Extension.' }),
+  ),
+});
+
+export const RecommendResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    requirements: Type.Object({
+      min_memory_mb: Type.Integer(),
+      min_vcpu: Type.Integer(),
+      breakdown: Type.Record(Type.String(), Type.String(), {
+        description:
+          'One entry per stack name plus os_overhead: "<n>MB" below 1024 MB, else "<n>GB".',
+      }),
+    }),
+    recommendations: Type.Array(
+      Type.Object({
+        rank: Type.Integer({ minimum: 1 }),
+        provider: StringEnum(PROVIDER_NAMES),
+        instance: Type.String(),
+        region: Type.String({ description: 'Region display name.' }),
+        specs: Type.Object({
+          vcpu: Type.Integer(),
+          memory_mb: Type.Integer(),
+          storage_gb: Type.Integer(),
+        }),
+        price: Type.Object({ monthly: Type.Number(), hourly: Type.Number() }),
+        match_score: Type.Integer({ minimum: 0, maximum: 100 }),
+        pros: Type.Array(Type.String()),
+        cons: Type.Array(Type.String()),
+      }),
+      { description: SCORING_DESCRIPTION },
+    ),
+  }),
+  meta: Type.Object({ query_time_ms: Type.Integer() }),
+});

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { candidate } from './fixtures/candidates.js';
+import { buildRecommendations, candidateQueryFor } from './recommend.js';
+import { parseRecommendRequest } from './validate-request.js';
+import type { RecommendRequest } from './validate-request.js';
+
+function request(body: unknown): RecommendRequest {
+  const result = parseRecommendRequest(body);
+  if (!result.ok) throw new Error(result.error.code);
+  return result.value;
+}
+
+describe('buildRecommendations', () => {
+  // nginx + mysql, medium: 256 + 2048 + 768 = 3072 MB, 2 vCPU.
+  const body = { stack: ['nginx', 'mysql'], scale: 'medium', budget_max: 30 };
+  const fit = candidate({
+    id: 10,
+    providerName: 'provider_b',
+    instanceId: 'b-4g',
+    instanceName: 'B 4GB',
+    regionCode: 'icn',
+    regionName: 'Seoul',
+    memoryMb: 3584, // r = 1.1667 -> 100
+    vcpu: 2,
+    storageGb: 80,
+    transferTb: 4,
+    monthlyMicros: 24_000_000,
+    hourlyMicros: 32_877, // $0.032877 -> 0.0329
+  });
+  const pricey = candidate({
+    id: 11,
+    providerName: 'provider_c',
+    instanceId: 'c-8g',
+    instanceName: 'C 8GB',
+    regionCode: 'ap-east-1',
+    regionName: 'Hong Kong',
+    memoryMb: 8192, // r = 2.67 -> 70
+    vcpu: 1, // -10
+    storageGb: 0,
+    monthlyMicros: 40_004_999, // over $30 -> -20; presented as 40.00
+    hourlyMicros: 54_801,
+  });
+  const tooSmall = candidate({ id: 12, memoryMb: 3071 });
+
+  it('returns requirements and ranked recommendations in wire shape', () => {
+    const data = buildRecommendations([pricey, tooSmall, fit], request(body));
+    expect(data).toEqual({
+      requirements: {
+        min_memory_mb: 3072,
+        min_vcpu: 2,
+        breakdown: { nginx: '256MB', mysql: '2GB', os_overhead: '768MB' },
+      },
+      recommendations: [
+        {
+          rank: 1,
+          provider: 'provider_b',
+          instance: 'B 4GB',
+          region: 'Seoul',
+          specs: { vcpu: 2, memory_mb: 3584, storage_gb: 80 },
+          price: { monthly: 24, hourly: 0.0329 },
+          match_score: 100,
+          pros: [
+            'Lowest monthly price of 2 matching options',
+            '3.5 GB memory: 512 MB above the 3 GB required',
+            '2 vCPU, meeting the 2 vCPU suggested',
+            '$24.00/month, within the $30.00 budget',
+            '4 TB monthly transfer included',
+          ],
+          cons: [],
+        },
+        {
+          rank: 2,
+          provider: 'provider_c',
+          instance: 'C 8GB',
+          region: 'Hong Kong',
+          specs: { vcpu: 1, memory_mb: 8192, storage_gb: 0 },
+          price: { monthly: 40, hourly: 0.0548 },
+          match_score: 40,
+          pros: ['8 GB memory: 5 GB above the 3 GB required'],
+          cons: [
+            'Highest monthly price of 2 matching options',
+            'Memory is more than 1.5× the 3 GB required',
+            '1 vCPU, below the 2 vCPU suggested',
+            '$10.004999/month over the $30.00 budget',
+          ],
+        },
+      ],
+    });
+  });
+
+  it('applies the limit and the filters of the request', () => {
+    const one = buildRecommendations([pricey, fit], request({ ...body, limit: 1 }));
+    expect(one.recommendations.map((r) => r.instance)).toEqual(['B 4GB']);
+    const onlyC = buildRecommendations(
+      [pricey, fit],
+      request({ ...body, providers: ['provider_c'] }),
+    );
+    expect(onlyC.recommendations.map((r) => [r.rank, r.instance])).toEqual([[1, 'C 8GB']]);
+  });
+
+  it('serialises the breakdown in the order the stack was given', () => {
+    const data = buildRecommendations(
+      [],
+      request({ stack: ['redis', 'nginx', 'redis'], scale: 'small' }),
+    );
+    expect(JSON.stringify(data)).toBe(
+      '{"requirements":{"min_memory_mb":1152,"min_vcpu":1,"breakdown":{"redis":"256MB","nginx":"128MB","os_overhead":"768MB"}},"recommendations":[]}',
+    );
+  });
+});
+
+describe('candidateQueryFor', () => {
+  it('asks the store for the required memory and the filters', () => {
+    expect(
+      candidateQueryFor(request({ stack: ['mongodb'], scale: 'small', regions: ['nrt'] })),
+    ).toEqual({
+      minMemoryMb: 1792,
+      regions: ['nrt'],
+    });
+    expect(candidateQueryFor(request({ stack: ['docker'], scale: 'small' }))).toEqual({
+      minMemoryMb: 1792,
+    });
+  });
+});

@@ -1,0 +1,266 @@
+import { sql } from 'kysely';
+import type {
+  CompiledQuery,
+  Expression,
+  ExpressionBuilder,
+  Kysely,
+  SqlBool,
+  Transaction,
+} from 'kysely';
+import type {
+  CatalogDatabase,
+  InstancesTable,
+  PricingTable,
+  ProvidersTable,
+  RegionsTable,
+} from './catalog-schema.js';
+import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
+import type {
+  CandidateQuery,
+  InstanceFilter,
+  InstancePage,
+  InstanceQuery,
+  InstanceRow,
+  SortColumn,
+} from './catalog-store.js';
+
+// The listing queries, shared by both dialects. Every query reads available records only
+// (D15) through the same four-table join, so filters and sorts mean the same everywhere.
+
+type Executor = Kysely<CatalogDatabase> | Transaction<CatalogDatabase>;
+type RecordDatabase = CatalogDatabase & {
+  p: PricingTable;
+  i: InstancesTable;
+  r: RegionsTable;
+  pv: ProvidersTable;
+};
+type RecordExpressions = ExpressionBuilder<RecordDatabase, 'p' | 'i' | 'r' | 'pv'>;
+
+/** Sort field -> column (D16). Text columns are code-point collated by the migrations. */
+const SORT_COLUMNS = {
+  monthly_price: 'p.monthly_micros',
+  hourly_price: 'p.hourly_micros',
+  vcpu: 'i.vcpu',
+  memory_mb: 'i.memory_mb',
+  storage_gb: 'i.storage_gb',
+  instance_name: 'i.instance_name',
+  provider: 'pv.name',
+  region: 'r.region_code',
+} as const satisfies Record<SortColumn, string>;
+
+function recordJoin(db: Executor) {
+  return db
+    .selectFrom('pricing as p')
+    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
+    .innerJoin('regions as r', 'r.id', 'p.region_id')
+    .innerJoin('providers as pv', 'pv.id', 'i.provider_id');
+}
+
+function availableRecords(db: Executor) {
+  // A literal, not a parameter: SQLite uses a partial index only when the query's term
+  // matches the index's WHERE clause at prepare time.
+  return recordJoin(db).where('p.available', '=', sql.lit(1));
+}
+
+function finite(value: number, name: string): number {
+  if (!Number.isFinite(value)) throw new RangeError(`${name} must be a finite number`);
+  return value;
+}
+
+/**
+ * The columns compared here are integers, so a fractional bound is rounded inward (x >= 1.5
+ * is x >= 2): the same rows match, and PostgreSQL never sees a fraction for an integer column.
+ */
+function filterConditions(eb: RecordExpressions, filter: InstanceFilter): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
+  const atLeast = (value: number | undefined, name: string) =>
+    value === undefined ? undefined : Math.ceil(finite(value, name));
+  const atMost = (value: number | undefined, name: string) =>
+    value === undefined ? undefined : Math.floor(finite(value, name));
+
+  if (filter.provider !== undefined) conditions.push(eb('pv.name', '=', filter.provider));
+  if (filter.region !== undefined) conditions.push(eb('r.region_code', '=', filter.region));
+  const minVcpu = atLeast(filter.minVcpu, 'minVcpu');
+  if (minVcpu !== undefined) conditions.push(eb('i.vcpu', '>=', minVcpu));
+  const maxVcpu = atMost(filter.maxVcpu, 'maxVcpu');
+  if (maxVcpu !== undefined) conditions.push(eb('i.vcpu', '<=', maxVcpu));
+  const minMemory = atLeast(filter.minMemoryMb, 'minMemoryMb');
+  if (minMemory !== undefined) conditions.push(eb('i.memory_mb', '>=', minMemory));
+  const maxMemory = atMost(filter.maxMemoryMb, 'maxMemoryMb');
+  if (maxMemory !== undefined) conditions.push(eb('i.memory_mb', '<=', maxMemory));
+  const maxMonthly = atMost(filter.maxMonthlyMicros, 'maxMonthlyMicros');
+  if (maxMonthly !== undefined) conditions.push(eb('p.monthly_micros', '<=', maxMonthly));
+  if (filter.family !== undefined) conditions.push(eb('i.instance_family', '=', filter.family));
+  if (filter.hasGpu !== undefined) {
+    conditions.push(filter.hasGpu ? eb('i.gpu_count', '>', 0) : eb('i.gpu_count', '=', 0));
+  }
+  return conditions;
+}
+
+function pageBounds(query: InstanceQuery): void {
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
+    throw new RangeError('limit must be a positive integer');
+  }
+  if (!Number.isSafeInteger(query.offset) || query.offset < 0) {
+    throw new RangeError('offset must be a non-negative integer');
+  }
+}
+
+/**
+ * The catalogue's state: the id of the newest successful sync run. Every apply writes its run in
+ * the same transaction as its records, so this changes exactly when the catalogue does.
+ */
+async function selectCatalogVersion(trx: Executor): Promise<number> {
+  const row = await trx
+    .selectFrom('sync_runs')
+    .where('success', '=', sql.lit(1))
+    .select((eb) => eb.fn.max('id').as('version'))
+    .executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+/** Totals by catalogue version and filter: a count only changes when the catalogue does. */
+export interface TotalsMemo {
+  get(key: string): number | undefined;
+  set(key: string, total: number): unknown;
+}
+
+function filterKey(filter: InstanceFilter): string {
+  return JSON.stringify(Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * The common case, in ONE statement (a statement reads one snapshot): the page's ids with the
+ * catalogue version beside them. When the caller holds every record of the page and the total
+ * for that version and filter is memoised, that is the whole answer. Otherwise undefined, and
+ * the caller reads the page in a snapshot transaction (selectInstancePage).
+ */
+export interface CompiledQueryMemo {
+  get(key: string): CompiledQuery<KnownPageRow> | undefined;
+  set(key: string, query: CompiledQuery<KnownPageRow>): unknown;
+}
+
+interface KnownPageRow {
+  id: number;
+  version: number | null;
+}
+
+export async function selectKnownPage(
+  db: Kysely<CatalogDatabase>,
+  query: InstanceQuery,
+  totals: TotalsMemo,
+  known: (id: number) => boolean,
+  compiled: CompiledQueryMemo,
+): Promise<InstancePage | undefined> {
+  pageBounds(query);
+  // Building and compiling the query costs as much as running it; a query's SQL depends only on
+  // the query, so it is compiled once.
+  const key = JSON.stringify([query.filter, query.sort, query.order, query.limit, query.offset]);
+  let statement = compiled.get(key);
+  if (statement === undefined) {
+    statement = availableRecords(db)
+      .where((eb) => eb.and(filterConditions(eb, query.filter)))
+      .select('p.id')
+      .select((eb) =>
+        eb
+          .selectFrom('sync_runs')
+          .where('success', '=', sql.lit(1))
+          .select((inner) => inner.fn.max('id').as('v'))
+          .as('version'),
+      )
+      .orderBy(SORT_COLUMNS[query.sort], query.order)
+      .orderBy('p.id', 'asc')
+      .limit(query.limit)
+      .offset(query.offset)
+      .compile();
+    compiled.set(key, statement);
+  }
+  const { rows } = await db.executeQuery(statement);
+  const first = rows[0];
+  if (first === undefined || !rows.every((row) => known(row.id))) return undefined;
+  const total = totals.get(`${Number(first.version ?? 0)}|${filterKey(query.filter)}`);
+  if (total === undefined) return undefined;
+  return { ids: rows.map((row) => row.id), rows: [], total };
+}
+
+/**
+ * One page and the total, from one snapshot: run it inside a snapshot transaction. Counting the
+ * matching records is the expensive part of a page (a join over every match), so totals are
+ * memoised by (catalogue version, filter); the version is read in the same snapshot as the page,
+ * so a memoised total always belongs to the very catalogue the rows came from.
+ */
+export async function selectInstancePage(
+  trx: Executor,
+  query: InstanceQuery,
+  totals: TotalsMemo,
+  known: (id: number) => boolean = () => false,
+): Promise<InstancePage> {
+  pageBounds(query);
+  const matching = availableRecords(trx).where((eb) => eb.and(filterConditions(eb, query.filter)));
+  const version = await selectCatalogVersion(trx);
+  // Sort narrow tuples (sort key, id) and only then read the page's full records by primary key
+  // (they were available in this same snapshot): sorting every match with all its columns, or
+  // letting the planner look the page up through the partial index, made a page expensive.
+  const ids = await matching
+    .select('p.id')
+    .orderBy(SORT_COLUMNS[query.sort], query.order)
+    .orderBy('p.id', 'asc')
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute();
+  const pageIds = ids.map((row) => row.id);
+  // Records change only at a sync: the caller may already hold some of the page.
+  const wanted = pageIds.filter((id) => !known(id));
+  const records =
+    wanted.length === 0
+      ? []
+      : await recordJoin(trx).where('p.id', 'in', wanted).select(INSTANCE_RECORD_COLUMNS).execute();
+  const byId = new Map(records.map((record) => [record.id, record]));
+  const rows = wanted.flatMap((id) => {
+    const record = byId.get(id);
+    return record === undefined ? [] : [toInstanceRow(record)];
+  });
+  const key = `${version}|${filterKey(query.filter)}`;
+  let total = totals.get(key);
+  if (total === undefined) {
+    const counted = await matching
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    total = Number(counted.total);
+    totals.set(key, total);
+  }
+  return { ids: pageIds, rows, total };
+}
+
+/**
+ * Recommendation candidates (D28), cheapest first then by id. An empty providers or regions
+ * list matches nothing (it names no allowed value); omit the field for "any".
+ */
+export async function selectCandidates(
+  db: Executor,
+  query: CandidateQuery,
+): Promise<readonly InstanceRow[]> {
+  if (query.providers?.length === 0 || query.regions?.length === 0) return [];
+  const minMemory = Math.ceil(finite(query.minMemoryMb, 'minMemoryMb'));
+  let candidates = availableRecords(db).where('i.memory_mb', '>=', minMemory);
+  if (query.providers !== undefined)
+    candidates = candidates.where('pv.name', 'in', query.providers);
+  if (query.regions !== undefined)
+    candidates = candidates.where('r.region_code', 'in', query.regions);
+  const rows = await candidates
+    .select(INSTANCE_RECORD_COLUMNS)
+    .orderBy('p.monthly_micros', 'asc')
+    .orderBy('p.id', 'asc')
+    .execute();
+  return rows.map(toInstanceRow);
+}
+
+/** Number of available records (0 on a first start, before any sync). */
+export async function countAvailableRecords(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('pricing')
+    .where('available', '=', sql.lit(1))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return row.count;
+}

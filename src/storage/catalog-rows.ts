@@ -1,0 +1,89 @@
+import { INSTANCE_FAMILIES, isProviderName } from '../catalog/model.js';
+import type { InstanceFamily } from '../catalog/model.js';
+import type { InstanceRow } from './catalog-store.js';
+
+/** The flat record every listing query selects, in database column names. */
+export interface InstanceRecordRow {
+  readonly id: number;
+  readonly instance_id: string;
+  readonly instance_name: string;
+  readonly vcpu: number;
+  readonly memory_mb: number;
+  readonly storage_gb: number;
+  readonly transfer_tb: number;
+  readonly network_speed_gbps: number;
+  readonly gpu_count: number;
+  readonly gpu_type: string | null;
+  readonly instance_family: string;
+  readonly provider_id: number;
+  readonly provider_name: string;
+  readonly provider_display_name: string;
+  readonly region_id: number;
+  readonly region_code: string;
+  readonly region_name: string;
+  readonly country_code: string;
+  readonly hourly_micros: number;
+  readonly monthly_micros: number;
+  readonly available: number;
+}
+
+/** Selection list for InstanceRecordRow over `pricing p, instances i, regions r, providers pv`. */
+export const INSTANCE_RECORD_COLUMNS = [
+  'p.id as id',
+  'i.instance_id as instance_id',
+  'i.instance_name as instance_name',
+  'i.vcpu as vcpu',
+  'i.memory_mb as memory_mb',
+  'i.storage_gb as storage_gb',
+  'i.transfer_tb as transfer_tb',
+  'i.network_speed_gbps as network_speed_gbps',
+  'i.gpu_count as gpu_count',
+  'i.gpu_type as gpu_type',
+  'i.instance_family as instance_family',
+  'pv.id as provider_id',
+  'pv.name as provider_name',
+  'pv.display_name as provider_display_name',
+  'r.id as region_id',
+  'r.region_code as region_code',
+  'r.region_name as region_name',
+  'r.country_code as country_code',
+  'p.hourly_micros as hourly_micros',
+  'p.monthly_micros as monthly_micros',
+  'p.available as available',
+] as const;
+
+function isInstanceFamily(value: string): value is InstanceFamily {
+  return (INSTANCE_FAMILIES as readonly string[]).includes(value);
+}
+
+/** Maps a database row to the API-facing shape; a value outside the vocabulary is corruption. */
+export function toInstanceRow(row: InstanceRecordRow): InstanceRow {
+  const providerName = row.provider_name;
+  const family = row.instance_family;
+  if (!isProviderName(providerName))
+    throw new Error(`unknown provider in catalogue: ${providerName}`);
+  if (!isInstanceFamily(family)) throw new Error(`unknown instance family in catalogue: ${family}`);
+  return {
+    id: row.id,
+    instanceId: row.instance_id,
+    instanceName: row.instance_name,
+    vcpu: row.vcpu,
+    memoryMb: row.memory_mb,
+    storageGb: row.storage_gb,
+    transferTb: row.transfer_tb,
+    networkSpeedGbps: row.network_speed_gbps,
+    gpuCount: row.gpu_count,
+    gpuType: row.gpu_type,
+    family,
+    providerId: row.provider_id,
+    providerName,
+    providerDisplayName: row.provider_display_name,
+    regionId: row.region_id,
+    regionCode: row.region_code,
+    regionName: row.region_name,
+    countryCode: row.country_code,
+    hourlyMicros: row.hourly_micros,
+    monthlyMicros: row.monthly_micros,
+    available: row.available,
+  };
+}

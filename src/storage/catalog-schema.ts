@@ -1,0 +1,77 @@
+import type { Generated } from 'kysely';
+
+// The tables as Kysely sees them. Both dialects hold the same shapes (see migrations/):
+// money is integer micro-dollars (D36), times are integer milliseconds since the Unix epoch
+// (UTC), and flags are the integers 0 and 1, so no value changes type between backends.
+
+export interface ProvidersTable {
+  readonly id: Generated<number>;
+  /** provider_a, provider_b or provider_c (D1). */
+  readonly name: string;
+  readonly display_name: string;
+}
+
+export interface RegionsTable {
+  readonly id: Generated<number>;
+  readonly provider_id: number;
+  /** Our region code (section 4.5). */
+  readonly region_code: string;
+  readonly region_name: string;
+  readonly country_code: string;
+}
+
+/** One instance type of one provider; its prices per region live in pricing. */
+export interface InstancesTable {
+  readonly id: Generated<number>;
+  readonly provider_id: number;
+  /** The provider's own instance type id. */
+  readonly instance_id: string;
+  readonly instance_name: string;
+  readonly vcpu: number;
+  readonly memory_mb: number;
+  readonly storage_gb: number;
+  readonly transfer_tb: number;
+  readonly network_speed_gbps: number;
+  readonly gpu_count: number;
+  readonly gpu_type: string | null;
+  readonly instance_family: string;
+}
+
+/** One record of the API: an instance type in a region. Its id is the API's record id. */
+export interface PricingTable {
+  readonly id: Generated<number>;
+  readonly instance_ref: number;
+  readonly region_id: number;
+  /** Integer micro-dollars (D36). */
+  readonly hourly_micros: number;
+  readonly monthly_micros: number;
+  readonly currency: Generated<string>;
+  /** 1 while the provider offers it, 0 once a sync no longer saw it (D15); never deleted. */
+  readonly available: number;
+  /** Epoch milliseconds of the sync run that last wrote the row. */
+  readonly updated_at: number;
+}
+
+export interface SyncRunsTable {
+  readonly id: Generated<number>;
+  readonly sync_id: string;
+  readonly provider: string;
+  /** Epoch milliseconds. */
+  readonly started_at: number;
+  readonly completed_at: number;
+  /** 1 for a successful run, 0 for a failed one. */
+  readonly success: number;
+  readonly regions_synced: number;
+  readonly instances_synced: number;
+  readonly pricing_synced: number;
+  readonly error_code: string | null;
+  readonly error_message: string | null;
+}
+
+export interface CatalogDatabase {
+  readonly providers: ProvidersTable;
+  readonly regions: RegionsTable;
+  readonly instances: InstancesTable;
+  readonly pricing: PricingTable;
+  readonly sync_runs: SyncRunsTable;
+}

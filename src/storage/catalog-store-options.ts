@@ -1,0 +1,33 @@
+import { PROVIDER_NAMES } from '../catalog/model.js';
+import type { ProviderName } from '../catalog/model.js';
+
+/** Options every catalogue store accepts, whichever database the URL names. */
+export interface CatalogStoreOptions {
+  /** Display names of the providers (D1); a missing one defaults to "Provider A/B/C". */
+  readonly displayNames?: Readonly<Partial<Record<ProviderName, string>>>;
+  /**
+   * Receives errors no caller is waiting for (an idle PostgreSQL connection dropping). They
+   * are ignored when absent; either way the pool replaces the connection.
+   */
+  readonly onBackgroundError?: (error: Error) => void;
+  /** PostgreSQL: most connections the query pool opens (default 10). */
+  readonly maxConnections?: number;
+  /** PostgreSQL: how long to wait for a connection before failing, in ms (default 5000). */
+  readonly connectTimeoutMs?: number;
+}
+
+export const DEFAULT_DISPLAY_NAMES: Readonly<Record<ProviderName, string>> = Object.freeze({
+  provider_a: 'Provider A',
+  provider_b: 'Provider B',
+  provider_c: 'Provider C',
+});
+
+export function resolveDisplayNames(
+  options: CatalogStoreOptions,
+): Readonly<Record<ProviderName, string>> {
+  const names = { ...DEFAULT_DISPLAY_NAMES };
+  for (const provider of PROVIDER_NAMES) {
+    names[provider] = options.displayNames?.[provider] ?? DEFAULT_DISPLAY_NAMES[provider];
+  }
+  return Object.freeze(names);
+}

@@ -1,0 +1,149 @@
+import type { InstanceFamily, ProviderName } from '../catalog/model.js';
+import type { ProviderCatalog } from '../sync/offer.js';
+
+/** Sort fields after aliases are resolved (D16): price/monthly_price -> monthly_price, memory_gb -> memory_mb. */
+export type SortColumn =
+  | 'monthly_price'
+  | 'hourly_price'
+  | 'vcpu'
+  | 'memory_mb'
+  | 'storage_gb'
+  | 'instance_name'
+  | 'provider'
+  | 'region';
+
+export interface InstanceFilter {
+  readonly provider?: ProviderName;
+  readonly region?: string;
+  readonly minVcpu?: number;
+  readonly maxVcpu?: number;
+  /** Memory bounds in MB (the API's GB bounds x 1024, D18). */
+  readonly minMemoryMb?: number;
+  readonly maxMemoryMb?: number;
+  /** Monthly price bound in integer micro-dollars. */
+  readonly maxMonthlyMicros?: number;
+  readonly family?: InstanceFamily;
+  readonly hasGpu?: boolean;
+}
+
+export interface InstanceQuery {
+  readonly filter: InstanceFilter;
+  readonly sort: SortColumn;
+  readonly order: 'asc' | 'desc';
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** One priced record: an instance type in a region (the API's instance record, flat). */
+export interface InstanceRow {
+  /** The record id: unique per (instance type, region); ties in every sort break on it (D16). */
+  readonly id: number;
+  readonly instanceId: string;
+  readonly instanceName: string;
+  readonly vcpu: number;
+  readonly memoryMb: number;
+  readonly storageGb: number;
+  readonly transferTb: number;
+  readonly networkSpeedGbps: number;
+  readonly gpuCount: number;
+  readonly gpuType: string | null;
+  readonly family: InstanceFamily;
+  readonly providerId: number;
+  readonly providerName: ProviderName;
+  readonly providerDisplayName: string;
+  readonly regionId: number;
+  readonly regionCode: string;
+  readonly regionName: string;
+  readonly countryCode: string;
+  readonly hourlyMicros: number;
+  readonly monthlyMicros: number;
+  readonly available: number;
+}
+
+export interface InstancePage {
+  /** The page's record ids, in order. */
+  readonly ids: readonly number[];
+  /** The page's records in order, except those the caller said it already holds. */
+  readonly rows: readonly InstanceRow[];
+  /** All records matching the filter, read in the same snapshot as the page. */
+  readonly total: number;
+}
+
+export interface PageReadOptions {
+  /**
+   * Record ids whose current content the caller already holds (records change only at a sync):
+   * their rows are not read. Ids and total are still read in full.
+   */
+  readonly known?: (id: number) => boolean;
+}
+
+export interface ApplyCounts {
+  readonly regions: number;
+  readonly instances: number;
+  readonly pricing: number;
+}
+
+export interface SyncRunRecord {
+  readonly syncId: string;
+  readonly provider: ProviderName;
+  readonly startedAt: Date;
+  readonly completedAt: Date;
+  readonly success: boolean;
+  readonly counts: ApplyCounts;
+  readonly errorCode: string | null;
+  readonly errorMessage: string | null;
+}
+
+export interface ProviderSyncState {
+  readonly provider: ProviderName;
+  readonly lastSuccessAt: Date | null;
+  /** The newest attempt, successful or not. */
+  readonly latestRun: SyncRunRecord | null;
+  /** Regions and available records currently in the catalogue for this provider. */
+  readonly regionsCount: number;
+  readonly instancesCount: number;
+}
+
+export interface CandidateQuery {
+  readonly minMemoryMb: number;
+  readonly providers?: readonly ProviderName[];
+  readonly regions?: readonly string[];
+}
+
+/**
+ * The catalogue's storage. SQLite and PostgreSQL implement it identically; one contract suite
+ * (test/storage) runs against both. Nothing outside storage/ knows which one is in use.
+ */
+export interface CatalogStore {
+  /** Runs the numbered migrations and seeds providers and regions. Idempotent. */
+  migrate(): Promise<void>;
+  /** Round-trip to the database; resolves when it answers, rejects when it cannot. */
+  ping(): Promise<void>;
+  /** One page of available records and the total, from one consistent read. */
+  queryInstances(query: InstanceQuery, options?: PageReadOptions): Promise<InstancePage>;
+  /** Available records with memory >= minMemoryMb, for recommendations. */
+  findCandidates(query: CandidateQuery): Promise<readonly InstanceRow[]>;
+  /**
+   * Replaces one provider's catalogue atomically (D22): upserts what the catalogue holds, marks
+   * the provider's records that it no longer holds as unavailable (D15), and appends the run to
+   * the sync history, all in one transaction. A thrown error leaves everything as it was.
+   */
+  applyProviderCatalog(
+    catalog: ProviderCatalog,
+    run: Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>,
+  ): Promise<ApplyCounts>;
+  /** Appends a failed run to the sync history. */
+  recordFailedRun(run: SyncRunRecord): Promise<void>;
+  providerStates(): Promise<readonly ProviderSyncState[]>;
+  /** Newest successful sync of any provider (D19), or null. */
+  lastSuccessfulSync(): Promise<Date | null>;
+  /** Number of available records; 0 means the catalogue is empty (first start). */
+  countAvailable(): Promise<number>;
+  /**
+   * Runs fn while holding the provider's sync lock, so two syncs of one provider never overlap
+   * (D24): across every replica on PostgreSQL (an advisory lock), within the process on SQLite.
+   * A caller that finds the lock held waits for it; the lock is released however fn ends.
+   */
+  withProviderLock<T>(provider: ProviderName, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

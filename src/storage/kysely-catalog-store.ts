@@ -1,0 +1,138 @@
+import { LRUCache } from 'lru-cache';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { ProviderName } from '../catalog/model.js';
+import type { ProviderCatalog } from '../sync/offer.js';
+import { applyCatalogInTransaction } from './catalog-apply.js';
+import type { ApplyRun } from './catalog-apply.js';
+import {
+  countAvailableRecords,
+  selectCandidates,
+  selectInstancePage,
+  selectKnownPage,
+  type CompiledQueryMemo,
+} from './catalog-queries.js';
+import type { CatalogDatabase } from './catalog-schema.js';
+import { seedCatalog } from './catalog-seed.js';
+import type {
+  ApplyCounts,
+  CandidateQuery,
+  CatalogStore,
+  InstancePage,
+  PageReadOptions,
+  InstanceQuery,
+  InstanceRow,
+  ProviderSyncState,
+  SyncRunRecord,
+} from './catalog-store.js';
+import type { DialectCapabilities } from './dialect-capabilities.js';
+import { runMigrations } from './migrations/run-migrations.js';
+import { insertSyncRun, selectLastSuccessfulSync, selectProviderStates } from './sync-history.js';
+
+/** Serialises syncs of one provider (D24); each dialect brings its own. */
+export interface ProviderLock {
+  withLock<T>(provider: ProviderName, fn: () => Promise<T>): Promise<T>;
+}
+
+export interface KyselyCatalogStoreParts {
+  readonly db: Kysely<CatalogDatabase>;
+  readonly capabilities: DialectCapabilities;
+  readonly providerLock: ProviderLock;
+  readonly displayNames: Readonly<Record<ProviderName, string>>;
+  /**
+   * Releases what the dialect opened besides `db`, after `db.destroy()` (which does nothing
+   * when `db` never ran a query, so this also closes what `db` would have).
+   */
+  readonly closeExtra?: () => Promise<void>;
+}
+
+/**
+ * The CatalogStore over Kysely: all behaviour lives here and in the shared query modules; a
+ * dialect supplies only its connection, capabilities and provider lock.
+ */
+export class KyselyCatalogStore implements CatalogStore {
+  readonly #parts: KyselyCatalogStoreParts;
+  #closing: Promise<void> | undefined;
+  /** Page totals by catalogue version and filter (see selectInstancePage). */
+  readonly #totals = new LRUCache<string, number>({ max: 2_000 });
+  /** Compiled listing statements by query (see selectKnownPage). */
+  readonly #compiled: CompiledQueryMemo = new LRUCache({ max: 2_000 });
+
+  constructor(parts: KyselyCatalogStoreParts) {
+    this.#parts = parts;
+  }
+
+  async migrate(): Promise<void> {
+    await runMigrations(this.#db(), this.#parts.capabilities);
+    await seedCatalog(this.#db(), this.#parts.displayNames);
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.#db());
+  }
+
+  async queryInstances(query: InstanceQuery, options: PageReadOptions = {}): Promise<InstancePage> {
+    const known = options.known;
+    const page =
+      known === undefined
+        ? undefined
+        : await selectKnownPage(this.#db(), query, this.#totals, known, this.#compiled);
+    return (
+      page ??
+      (await this.#snapshot().execute((trx) => selectInstancePage(trx, query, this.#totals, known)))
+    );
+  }
+
+  async findCandidates(query: CandidateQuery): Promise<readonly InstanceRow[]> {
+    return await selectCandidates(this.#db(), query);
+  }
+
+  async applyProviderCatalog(catalog: ProviderCatalog, run: ApplyRun): Promise<ApplyCounts> {
+    return await this.#db()
+      .transaction()
+      .execute((trx) => applyCatalogInTransaction(trx, catalog, run));
+  }
+
+  async recordFailedRun(run: SyncRunRecord): Promise<void> {
+    await insertSyncRun(this.#db(), run);
+  }
+
+  async providerStates(): Promise<readonly ProviderSyncState[]> {
+    return await this.#snapshot().execute((trx) => selectProviderStates(trx));
+  }
+
+  async lastSuccessfulSync(): Promise<Date | null> {
+    return await selectLastSuccessfulSync(this.#db());
+  }
+
+  async countAvailable(): Promise<number> {
+    return await countAvailableRecords(this.#db());
+  }
+
+  async withProviderLock<T>(provider: ProviderName, fn: () => Promise<T>): Promise<T> {
+    this.#db();
+    return await this.#parts.providerLock.withLock(provider, fn);
+  }
+
+  /**
+   * Idempotent; waits for in-flight work to finish with its connections. Every call after it
+   * rejects.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#parts.db.destroy();
+      await this.#parts.closeExtra?.();
+    })();
+    return this.#closing;
+  }
+
+  /** The connection, or a rejection once close() was called (Kysely alone would not say so). */
+  #db(): Kysely<CatalogDatabase> {
+    if (this.#closing !== undefined) throw new Error('the catalogue store is closed');
+    return this.#parts.db;
+  }
+
+  #snapshot() {
+    return this.#parts.capabilities.snapshotTransaction(this.#db());
+  }
+}

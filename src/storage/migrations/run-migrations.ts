@@ -1,0 +1,45 @@
+import { Migrator } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { CatalogDatabase } from '../catalog-schema.js';
+import type { DialectCapabilities } from '../dialect-capabilities.js';
+import { initialMigration } from './001-initial.js';
+
+/**
+ * The numbered migrations, in order. They are compiled into the program (no directory scan at
+ * run time, so a bundled or `dist/` build finds them) and receive the dialect's capabilities.
+ * Append new ones as `002-<what>`; never edit an applied one.
+ */
+export function catalogMigrations(caps: DialectCapabilities): Record<string, Migration> {
+  return {
+    '001-initial': initialMigration(caps),
+  };
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  readonly #migrations: Record<string, Migration>;
+
+  constructor(migrations: Record<string, Migration>) {
+    this.#migrations = migrations;
+  }
+
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(this.#migrations);
+  }
+}
+
+/** Applies every pending migration; throws the first failure (Kysely reports, not throws). */
+export async function runMigrations(
+  db: Kysely<CatalogDatabase>,
+  caps: DialectCapabilities,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(catalogMigrations(caps)),
+    migrationTableSchema: await caps.migrationTableSchema(db),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(`database migration ${failed ?? '(setup)'} failed`, { cause: error });
+  }
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { CatalogDatabase } from '../catalog-schema.js';
+import type { CatalogStore } from '../catalog-store.js';
+import { resolveDisplayNames } from '../catalog-store-options.js';
+import type { CatalogStoreOptions } from '../catalog-store-options.js';
+import type { DialectCapabilities } from '../dialect-capabilities.js';
+import { KeyedMutex } from '../keyed-mutex.js';
+import { KyselyCatalogStore } from '../kysely-catalog-store.js';
+import { withStatementCache } from './statement-cache.js';
+
+/** How long a statement waits for another process's write lock before failing, in ms. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+export const sqliteCapabilities: DialectCapabilities = {
+  autoIncrementPrimaryKey: (column) => column.primaryKey().autoIncrement(),
+  // SQLite's default BINARY collation compares UTF-8 bytes, which is code-point order.
+  codePointCollation: (column) => column,
+  // In WAL mode a transaction reads one snapshot from its first read until it ends.
+  snapshotTransaction: (db) => db.transaction(),
+  migrationTableSchema: () => Promise.resolve(undefined),
+};
+
+/**
+ * Provider locks of every SQLite store in this process, keyed by database file, so two stores
+ * on one file serialise like two replicas on one PostgreSQL. SQLite deployments are a single
+ * process; a second process (a CLI sync beside the server) is not excluded, though each apply
+ * stays atomic.
+ */
+const fileLocks = new KeyedMutex();
+
+/**
+ * A catalogue in the SQLite file at `path` (created with its directory when missing), or in
+ * memory for `:memory:`.
+ */
+export function openSqliteCatalogStore(
+  path: string,
+  options: CatalogStoreOptions = {},
+): CatalogStore {
+  const inMemory = path === ':memory:';
+  if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  const database = new Database(path);
+  try {
+    // WAL: readers keep their snapshot while a sync writes; NORMAL sync is safe with WAL (a
+    // power cut may lose the last commits, never consistency). A kill mid-apply rolls back.
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    database.pragma('foreign_keys = ON');
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  const lockScope = inMemory ? randomUUID() : realpathSync(path);
+  return new KyselyCatalogStore({
+    db: new Kysely<CatalogDatabase>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    }),
+    capabilities: sqliteCapabilities,
+    displayNames: resolveDisplayNames(options),
+    providerLock: {
+      withLock: (provider, fn) => fileLocks.run(`${lockScope}\u0000${provider}`, fn),
+    },
+    closeExtra: () => {
+      if (database.open) database.close();
+      return Promise.resolve();
+    },
+  });
+}

@@ -1,0 +1,177 @@
+// The two kinds of record the offer-file scanner materialises, and what it keeps of them:
+// a product (`products.<sku>`) and a SKU's on-demand terms (`terms.OnDemand.<sku>`).
+// Shapes: ../shared/upstream-formats.md §3.2-3.4. Upstream data is untrusted: every value is
+// checked before it is read. Pure functions, no I/O.
+//
+// This module runs in the parse worker, which starts once per region file: it checks shapes
+// with the small guards below rather than TypeBox, whose module graph takes ~0.5 s and ~10 MB
+// to load in each new worker isolate.
+
+/** The on-demand offer term code: the same for every SKU in every offer file (§3.2). */
+export const ON_DEMAND_TERM_CODE = 'JRTCKXETXF';
+
+/** The price-dimension unit of an hourly instance rate. */
+export const HOURLY_UNIT = 'Hrs';
+
+/**
+ * Attributes a kept product carries to the mapping step (parse.ts). Everything else in the
+ * product is dropped in the worker, so what crosses the thread boundary stays small.
+ */
+export const KEPT_ATTRIBUTE_NAMES = [
+  'instanceType',
+  'instanceFamily',
+  'vcpu',
+  'memory',
+  'storage',
+  'networkPerformance',
+  'gpu',
+  'gpuMemory',
+  'regionCode',
+  'location',
+] as const;
+export type KeptAttributeName = (typeof KEPT_ATTRIBUTE_NAMES)[number];
+
+/** A product that passed the plain on-demand Linux filter, with its on-demand hourly prices. */
+export interface KeptProduct {
+  readonly sku: string;
+  /** Only KEPT_ATTRIBUTE_NAMES, and only those whose upstream value is a string. */
+  readonly attributes: Readonly<Partial<Record<KeptAttributeName, string>>>;
+  /**
+   * `pricePerUnit.USD` of every price dimension with unit "Hrs" in the SKU's
+   * `<sku>.JRTCKXETXF` term, as upstream text. Empty when the file has no such term.
+   */
+  readonly hourlyUsd: readonly string[];
+  /** The whole product and on-demand records, only when the scanner was asked to retain them. */
+  readonly raw?: { readonly product: unknown; readonly onDemand: unknown };
+}
+
+/**
+ * Byte patterns every product the filter keeps must contain, as written in JSON without escapes.
+ * The scanner tests a product's raw bytes for them before it parses the product, so the ~95% of
+ * products that cannot match are never materialised. The patterns follow from the filter below
+ * (operation must equal "RunInstances", productFamily "Compute Instance", usagetype must contain
+ * "BoxUsage:"); a product whose bytes hold any JSON escape is always parsed, because an escaped
+ * string could equal a pattern without containing its bytes.
+ */
+export const PRODUCT_PREFILTER_PATTERNS: readonly string[] = [
+  '"RunInstances"',
+  '"Compute Instance"',
+  'BoxUsage:',
+];
+
+type JsonObject = Readonly<Record<string, unknown>>;
+
+/** A JSON object (not an array, not null), readable by key. */
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `record[key]` only when it is the record's own property (never the prototype's). */
+function own(record: JsonObject, key: string): unknown {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+interface ProductRecord {
+  readonly sku: string;
+  readonly productFamily: string;
+  readonly attributes: JsonObject;
+}
+
+/** `{ sku: string, productFamily: string, attributes: object }`, other keys allowed. */
+function asProductRecord(value: unknown): ProductRecord | null {
+  if (!isJsonObject(value)) return null;
+  const sku = own(value, 'sku');
+  const productFamily = own(value, 'productFamily');
+  const attributes = own(value, 'attributes');
+  if (typeof sku !== 'string' || typeof productFamily !== 'string') return null;
+  if (!isJsonObject(attributes)) return null;
+  return { sku, productFamily, attributes };
+}
+
+/** The §3.4 filter: plain on-demand Linux, shared tenancy, no pre-installed software. */
+const REQUIRED_ATTRIBUTES: Readonly<Record<string, string>> = {
+  operatingSystem: 'Linux',
+  tenancy: 'Shared',
+  preInstalledSw: 'NA',
+  capacitystatus: 'Used',
+  licenseModel: 'No License required',
+  operation: 'RunInstances',
+};
+
+export type ProductVerdict =
+  | { readonly kind: 'kept'; readonly sku: string; readonly attributes: KeptProduct['attributes'] }
+  /** A well-formed product we do not list (another OS, tenancy, market, zone, family...). */
+  | { readonly kind: 'filtered' }
+  /** Not a product record at all (wrong shape), or its `sku` disagrees with its key. */
+  | { readonly kind: 'invalid'; readonly reason: string };
+
+/**
+ * Decides whether the product stored under `key` is one we list.
+ *
+ * `upstreamRegionCode`, when given, must equal the product's `regionCode` attribute if it has one:
+ * a region file also lists its Local Zones (e.g. `ap-northeast-1-tpe-1`, locationType
+ * "AWS Local Zone"), which would otherwise give a second price per instance type.
+ *
+ * `marketoption` absent counts as "OnDemand": files from before Capacity Blocks (2023) have no
+ * such attribute, and every product then was on-demand.
+ */
+export function classifyProduct(
+  key: string,
+  value: unknown,
+  upstreamRegionCode?: string,
+): ProductVerdict {
+  const product = asProductRecord(value);
+  if (product === null) return { kind: 'invalid', reason: 'not a product record' };
+  if (product.sku !== key) {
+    return { kind: 'invalid', reason: `sku "${product.sku.slice(0, 64)}" under key "${key}"` };
+  }
+  if (product.productFamily !== 'Compute Instance') return { kind: 'filtered' };
+  const attributes = product.attributes;
+  for (const [name, expected] of Object.entries(REQUIRED_ATTRIBUTES)) {
+    if (own(attributes, name) !== expected) return { kind: 'filtered' };
+  }
+  const market = own(attributes, 'marketoption');
+  if (market !== undefined && market !== 'OnDemand') return { kind: 'filtered' };
+  const usageType = own(attributes, 'usagetype');
+  if (typeof usageType !== 'string' || !usageType.includes('BoxUsage:')) {
+    return { kind: 'filtered' };
+  }
+  const locationType = own(attributes, 'locationType');
+  if (locationType !== undefined && locationType !== 'AWS Region') return { kind: 'filtered' };
+  const regionCode = own(attributes, 'regionCode');
+  if (upstreamRegionCode !== undefined && regionCode !== undefined) {
+    if (regionCode !== upstreamRegionCode) return { kind: 'filtered' };
+  }
+  const kept: Partial<Record<KeptAttributeName, string>> = {};
+  for (const name of KEPT_ATTRIBUTE_NAMES) {
+    const attribute = own(attributes, name);
+    if (typeof attribute === 'string') kept[name] = attribute;
+  }
+  return { kind: 'kept', sku: key, attributes: kept };
+}
+
+/**
+ * Reads `terms.OnDemand.<sku>` (an object of `<sku>.<offerTermCode>` -> term) and returns the USD
+ * text of every "Hrs" price dimension of the `<sku>.JRTCKXETXF` term; an empty list when that term
+ * is absent or malformed (the product is then skipped for want of a price, and counted).
+ * A dimension must be `{ unit: string, pricePerUnit: { USD?: string } }`; one that is not makes
+ * the whole term unusable, since a price read from a half-valid term could be the wrong one.
+ */
+export function extractOnDemandHourlyUsd(sku: string, value: unknown): string[] {
+  if (!isJsonObject(value)) return [];
+  const term = own(value, `${sku}.${ON_DEMAND_TERM_CODE}`);
+  if (!isJsonObject(term)) return [];
+  const dimensions = own(term, 'priceDimensions');
+  if (!isJsonObject(dimensions)) return [];
+  const prices: string[] = [];
+  for (const dimension of Object.values(dimensions)) {
+    if (!isJsonObject(dimension)) return [];
+    const unit = own(dimension, 'unit');
+    const pricePerUnit = own(dimension, 'pricePerUnit');
+    if (typeof unit !== 'string' || !isJsonObject(pricePerUnit)) return [];
+    const usd = own(pricePerUnit, 'USD');
+    if (usd !== undefined && typeof usd !== 'string') return [];
+    if (unit === HOURLY_UNIT && usd !== undefined) prices.push(usd);
+  }
+  return prices;
+}

@@ -1,0 +1,109 @@
+// The bundled snapshot (data/snapshots/provider_c) is generated, not hand-edited: it must be
+// exactly what the committed generator writes. The refresh script, pointed at the snapshot as
+// if it were the live API (it cannot reach AWS here), must produce a trimmed snapshot that syncs
+// to the same catalogue.
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateProviderCSnapshot } from '../../../../scripts/snapshots/generate-provider-c-snapshot.js';
+import { refreshProviderC } from '../../../../scripts/snapshots/provider-c.js';
+import type { ProviderCatalog } from '../../offer.js';
+import { createUpstreamClient } from '../../upstream/http-upstream-client.js';
+import { createProviderCAdapter } from './adapter.js';
+
+const SNAPSHOT = fileURLToPath(new URL('../../../../data/snapshots/provider_c/', import.meta.url));
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+async function syncFrom(dir: string): Promise<ProviderCatalog> {
+  const client = createUpstreamClient({
+    baseUrl: pathToFileURL(dir).href,
+    connectTimeoutMs: 5_000,
+    firstByteTimeoutMs: 5_000,
+    totalTimeoutMs: 20_000,
+    maxRetries: 0,
+    maxResponseBytes: 16 * 1024 * 1024,
+    userAgent: 'cloudprice-test',
+  });
+  try {
+    return await createProviderCAdapter({ client }).fetchCatalog(AbortSignal.timeout(25_000));
+  } finally {
+    await client.close();
+  }
+}
+
+describe('provider_c bundled snapshot', () => {
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'cloudprice-provider-c-'));
+  });
+
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('is exactly what the committed generator writes', async () => {
+    const out = path.join(work, 'generated');
+    await generateProviderCSnapshot(out);
+    const files = await listFiles(SNAPSHOT);
+    expect(await listFiles(out)).toEqual(files);
+    for (const file of files) {
+      const [committed, regenerated] = await Promise.all([
+        readFile(path.join(SNAPSHOT, file), 'utf8'),
+        readFile(path.join(out, file), 'utf8'),
+      ]);
+      expect(regenerated, file).toBe(committed);
+    }
+  });
+
+  it('keeps every region file small and says its prices are approximate', async () => {
+    const files = await listFiles(SNAPSHOT);
+    for (const file of files.filter((f) => f.endsWith('/index.json'))) {
+      expect((await stat(path.join(SNAPSHOT, file))).size, file).toBeLessThan(400 * 1024);
+    }
+    const metadata: unknown = JSON.parse(
+      await readFile(path.join(SNAPSHOT, 'metadata.json'), 'utf8'),
+    );
+    expect(metadata).toMatchObject({ provider: 'provider_c', prices_are_approximate: true });
+    expect(JSON.stringify(metadata)).toMatch(/live sync .* replaces/);
+  });
+
+  it('refreshes into a trimmed snapshot that syncs to the same catalogue', async () => {
+    const out = path.join(work, 'refreshed');
+    const summary = await refreshProviderC(out, pathToFileURL(SNAPSHOT).href);
+    expect(summary.regions.map((r) => r.regionCode)).toEqual([
+      'ap-northeast-1',
+      'ap-northeast-2',
+      'ap-northeast-3',
+      'ap-southeast-1',
+      'ap-east-1',
+    ]);
+    const [original, refreshed] = await Promise.all([syncFrom(SNAPSHOT), syncFrom(out)]);
+    expect(refreshed).toEqual(original);
+    // Trimmed: no neighbours, no reserved terms.
+    const tokyo = await readFile(
+      path.join(out, 'offers/v1.0/aws/AmazonEC2/current/ap-northeast-1/index.json'),
+      'utf8',
+    );
+    expect(tokyo).not.toMatch(/"Windows"|"Dedicated"|LeaseContractLength/);
+    expect(tokyo).toMatch(/"sku" : "/);
+  });
+
+  it('leaves the target untouched when the refresh fails', async () => {
+    const out = path.join(work, 'generated');
+    const before = await listFiles(out);
+    await expect(
+      refreshProviderC(out, pathToFileURL(path.join(work, 'nothing')).href),
+    ).rejects.toThrow();
+    expect(await listFiles(out)).toEqual(before);
+  });
+});

@@ -1,0 +1,53 @@
+// Our region code (section 4.5) -> the upstream's region id, per provider. The default is the
+// identity (upstream-formats.md): provider_a `ap-northeast` reads Linode `ap-northeast`, and so
+// on, whatever city the upstream gives that id (D34: our table names the city). Operators can
+// point one of our codes at another upstream id through configuration.
+import { regionsOf, type ProviderName } from '../../catalog/model.js';
+
+/** Overrides as configuration supplies them: our region code -> upstream region id. */
+export type RegionMapOverrides = Readonly<Record<string, string>>;
+
+/** One entry per region of the provider, in the specification's table order. */
+export interface RegionMapping {
+  readonly regionCode: string;
+  readonly upstreamId: string;
+}
+
+const UPSTREAM_REGION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * The provider's full map: the identity for every one of its regions, replaced where `overrides`
+ * names a code. Throws a plain Error (a configuration mistake, not an upstream failure) for a code
+ * that is not one of the provider's regions, a malformed upstream id, or two of our codes mapped
+ * to the same upstream id (that would list one upstream region twice under two names).
+ */
+export function resolveRegionMap(
+  provider: ProviderName,
+  overrides: RegionMapOverrides = {},
+): readonly RegionMapping[] {
+  const ours = regionsOf(provider).map((r) => r.regionCode);
+  for (const code of Object.keys(overrides)) {
+    if (!ours.includes(code)) {
+      throw new Error(
+        `region map for ${provider}: "${code}" is not one of its regions (${ours.join(', ')})`,
+      );
+    }
+  }
+  const mapping = ours.map((regionCode) => {
+    const upstreamId = Object.hasOwn(overrides, regionCode) ? overrides[regionCode] : regionCode;
+    if (upstreamId === undefined || !UPSTREAM_REGION_ID.test(upstreamId)) {
+      throw new Error(
+        `region map for ${provider}: upstream id for "${regionCode}" must be 1-64 letters, digits, ".", "_" or "-"`,
+      );
+    }
+    return { regionCode, upstreamId };
+  });
+  const seen = new Set<string>();
+  for (const { upstreamId } of mapping) {
+    if (seen.has(upstreamId)) {
+      throw new Error(`region map for ${provider}: upstream id "${upstreamId}" is mapped twice`);
+    }
+    seen.add(upstreamId);
+  }
+  return Object.freeze(mapping);
+}

@@ -1,0 +1,64 @@
+// Start-up sync and the SYNC_INTERVAL schedule (issue: "serves data at once").
+import type { CatalogStore } from '../storage/catalog-store.js';
+import type { SyncService } from './sync-service.js';
+
+/**
+ * Node's timers cannot wait longer than 2^31 - 1 ms (about 24.8 days): a longer delay is
+ * replaced by 1 ms (with a TimeoutOverflowWarning), which would turn a long SYNC_INTERVAL into a
+ * sync attempt every millisecond.
+ */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+/**
+ * Before the server reports ready, syncs every provider that has nothing to serve: all of them
+ * on a first start, and on a later start those whose earlier syncs all failed, which would
+ * otherwise stay empty until the schedule comes round (or for ever with SYNC_INTERVAL=0).
+ * Returns true when it ran a sync.
+ */
+export async function syncIfEmpty(store: CatalogStore, sync: SyncService): Promise<boolean> {
+  const empty = (await store.providerStates())
+    .filter((state) => state.instancesCount === 0)
+    .map((state) => state.provider);
+  if (empty.length === 0) return false;
+  await sync.sync(empty);
+  return true;
+}
+
+/**
+ * Syncs the providers whose last success is older than 90% of `intervalMs`, so N replicas
+ * sharing a database do not each sync every provider. It checks at once, then every
+ * `intervalMs` (at most MAX_TIMER_DELAY_MS): waiting a whole interval first would postpone every
+ * sync at each restart, and a process restarted more often than the interval (deploys, crashes)
+ * would never sync at all. Returns a stop function.
+ */
+export function scheduleSyncs(
+  store: CatalogStore,
+  sync: SyncService,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): () => void {
+  if (intervalMs <= 0) return () => undefined;
+  let stopped = false;
+  const check = () => {
+    if (stopped) return;
+    void (async () => {
+      const states = await store.providerStates();
+      const now = Date.now();
+      const due = states
+        .filter(
+          (s) => s.lastSuccessAt === null || now - s.lastSuccessAt.getTime() >= intervalMs * 0.9,
+        )
+        .map((s) => s.provider);
+      if (due.length > 0 && !stopped) await sync.sync(due);
+    })().catch(onError);
+  };
+  const first = setTimeout(check, 0);
+  const timer = setInterval(check, Math.min(intervalMs, MAX_TIMER_DELAY_MS));
+  first.unref();
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}

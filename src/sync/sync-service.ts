@@ -1,0 +1,237 @@
+// POST /sync as a core service (spec 4.3, D21 to D24): runs each requested provider's adapter,
+// applies its catalogue atomically, records the history and announces the change.
+import { randomBytes } from 'node:crypto';
+import type { ProviderName } from '../catalog/model.js';
+import type { InvalidationBus } from '../infra/invalidation-bus.js';
+import type { CatalogStore, SyncRunRecord } from '../storage/catalog-store.js';
+import type { ProviderAdapter } from './offer.js';
+import { UpstreamError } from './upstream-error.js';
+
+export interface ProviderSyncResult {
+  readonly provider: ProviderName;
+  readonly success: boolean;
+  readonly regions_synced: number;
+  readonly instances_synced: number;
+  readonly pricing_synced: number;
+  readonly duration_ms: number;
+  readonly error?: string;
+  readonly error_details?: { readonly code: string; readonly message: string };
+}
+
+export interface SyncReport {
+  readonly sync_id: string;
+  readonly success: boolean;
+  readonly started_at: string;
+  readonly completed_at: string;
+  readonly total_duration_ms: number;
+  readonly providers: readonly ProviderSyncResult[];
+  readonly summary: {
+    readonly total_providers: number;
+    readonly successful_providers: number;
+    readonly failed_providers: number;
+    readonly total_regions: number;
+    readonly total_instances: number;
+    readonly total_pricing: number;
+  };
+}
+
+export interface SyncService {
+  /** Syncs the given (distinct, supported) providers concurrently and reports each result. */
+  sync(providers: readonly ProviderName[]): Promise<SyncReport>;
+  /** Aborts running syncs (shutdown). Their previous catalogues stay as they were (D22). */
+  abortAll(): void;
+}
+
+export interface SyncServiceDeps {
+  readonly store: CatalogStore;
+  readonly adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
+  readonly bus: InvalidationBus;
+  readonly log: { error(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
+}
+
+/** `sync_<epoch ms>_<12 letters and digits>` (D21). */
+export function newSyncId(now: number = Date.now()): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const suffix = [...randomBytes(12)].map((b) => alphabet[b % alphabet.length]).join('');
+  return `sync_${now}_${suffix}`;
+}
+
+export function createSyncService(deps: SyncServiceDeps): SyncService {
+  // D24 within one process: a request that finds a provider's sync running shares its result.
+  // Across replicas the store's provider lock serialises them.
+  const running = new Map<ProviderName, Promise<ProviderSyncResult>>();
+  const controller = { current: new AbortController() };
+
+  /**
+   * Tells every replica (this one included) to drop its /instances cache. Called as soon as one
+   * provider's catalogue is stored, not once the whole request ends: a slow provider in the same
+   * request must not hide another's fresh data behind the cache (D20).
+   */
+  async function announceChange(provider: ProviderName, syncId: string): Promise<void> {
+    await deps.bus.publish().catch((error: unknown) => {
+      // The local cache was dropped already; other replicas catch up on reconnect.
+      deps.log.error({ err: error, provider, syncId }, 'could not announce the catalogue change');
+    });
+  }
+
+  async function syncProvider(provider: ProviderName, syncId: string): Promise<ProviderSyncResult> {
+    const started = new Date();
+    const clock = performance.now();
+    const elapsed = () => Math.round(performance.now() - clock);
+    // Taken now: abortAll() replaces the controller, and a sync still waiting for the provider
+    // lock when the service shuts down must see the abort too.
+    const signal = controller.current.signal;
+    try {
+      const outcome = await deps.store.withProviderLock(provider, async () => {
+        // D24 across replicas: a sync of this provider that another replica finished while we
+        // waited for the lock is the answer to this request too; do not fetch again.
+        const finished = await finishedSince(provider, started);
+        if (finished !== undefined) return { finished };
+        const catalog = await deps.adapters[provider].fetchCatalog(signal);
+        const applied = await deps.store.applyProviderCatalog(catalog, {
+          syncId,
+          provider,
+          startedAt: started,
+          completedAt: new Date(),
+        });
+        return { applied };
+      });
+      if (outcome.finished !== undefined) return reported(outcome.finished, elapsed());
+      const counts = outcome.applied;
+      deps.log.info({ provider, syncId, counts }, 'provider synced');
+      await announceChange(provider, syncId);
+      return {
+        provider,
+        success: true,
+        regions_synced: counts.regions,
+        instances_synced: counts.instances,
+        pricing_synced: counts.pricing,
+        duration_ms: elapsed(),
+      };
+    } catch (error) {
+      const { code, message } = signal.aborted ? ABORTED : describeFailure(error);
+      deps.log.error({ err: error, provider, syncId }, 'provider sync failed');
+      await deps.store
+        .recordFailedRun({
+          syncId,
+          provider,
+          startedAt: started,
+          completedAt: new Date(),
+          success: false,
+          counts: { regions: 0, instances: 0, pricing: 0 },
+          errorCode: code,
+          errorMessage: message,
+        })
+        .catch((recordError: unknown) =>
+          deps.log.error({ err: recordError }, 'could not record failed sync'),
+        );
+      return {
+        provider,
+        success: false,
+        regions_synced: 0,
+        instances_synced: 0,
+        pricing_synced: 0,
+        duration_ms: elapsed(),
+        error: message,
+        error_details: { code, message },
+      };
+    }
+  }
+
+  async function finishedSince(
+    provider: ProviderName,
+    since: Date,
+  ): Promise<SyncRunRecord | undefined> {
+    const states = await deps.store.providerStates();
+    const latest = states.find((state) => state.provider === provider)?.latestRun ?? null;
+    return latest !== null && latest.completedAt.getTime() > since.getTime() ? latest : undefined;
+  }
+
+  function shared(provider: ProviderName, syncId: string): Promise<ProviderSyncResult> {
+    let result = running.get(provider);
+    if (result === undefined) {
+      result = syncProvider(provider, syncId).finally(() => running.delete(provider));
+      running.set(provider, result);
+    }
+    return result;
+  }
+
+  return {
+    async sync(providers) {
+      const syncId = newSyncId();
+      const startedAt = new Date();
+      const results = await Promise.all(providers.map((p) => shared(p, syncId)));
+      const completedAt = new Date();
+      const succeeded = results.filter((r) => r.success);
+      return {
+        sync_id: syncId,
+        success: succeeded.length === results.length,
+        started_at: startedAt.toISOString(),
+        completed_at: completedAt.toISOString(),
+        total_duration_ms: completedAt.getTime() - startedAt.getTime(),
+        providers: results,
+        summary: {
+          total_providers: results.length,
+          successful_providers: succeeded.length,
+          failed_providers: results.length - succeeded.length,
+          total_regions: sum(results, 'regions_synced'),
+          total_instances: sum(results, 'instances_synced'),
+          total_pricing: sum(results, 'pricing_synced'),
+        },
+      };
+    },
+    abortAll() {
+      controller.current.abort(new Error('service is shutting down'));
+      controller.current = new AbortController();
+    },
+  };
+}
+
+/** The result of a run another replica finished while this request waited for it (D24). */
+function reported(run: SyncRunRecord, durationMs: number): ProviderSyncResult {
+  if (run.success) {
+    return {
+      provider: run.provider,
+      success: true,
+      regions_synced: run.counts.regions,
+      instances_synced: run.counts.instances,
+      pricing_synced: run.counts.pricing,
+      duration_ms: durationMs,
+    };
+  }
+  const code = run.errorCode ?? 'SYNC_APPLY_FAILED';
+  const message = run.errorMessage ?? 'The concurrent sync of this provider failed';
+  return {
+    provider: run.provider,
+    success: false,
+    regions_synced: 0,
+    instances_synced: 0,
+    pricing_synced: 0,
+    duration_ms: durationMs,
+    error: message,
+    error_details: { code, message },
+  };
+}
+
+function sum(
+  results: readonly ProviderSyncResult[],
+  key: 'regions_synced' | 'instances_synced' | 'pricing_synced',
+) {
+  return results.reduce((total, r) => total + r[key], 0);
+}
+
+/** A sync cut short by abortAll() (shutdown): documented as SYNC_ABORTED (docs/api.md). */
+const ABORTED = {
+  code: 'SYNC_ABORTED',
+  message:
+    'The sync was cancelled because the service is shutting down; the previous catalogue is unchanged',
+} as const;
+
+/** What a client may see of a failure: upstream errors say what went wrong; others stay vague. */
+function describeFailure(error: unknown): { code: string; message: string } {
+  if (error instanceof UpstreamError) return { code: error.code, message: error.message };
+  return {
+    code: 'SYNC_APPLY_FAILED',
+    message: 'Storing the provider catalogue failed; the previous catalogue is unchanged',
+  };
+}

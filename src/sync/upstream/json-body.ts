@@ -1,0 +1,41 @@
+// Which response bodies we treat as JSON, and how we decode them. Upstream bytes are untrusted:
+// invalid UTF-8 and malformed JSON are UPSTREAM_INVALID_DATA, never a crash or a silent
+// replacement character.
+
+import { UpstreamError } from '../upstream-error.js';
+
+/**
+ * Media types accepted as a JSON document: `application/json`, any `+json` structured-syntax
+ * type, and the two octet-stream types, because S3 and CloudFront serve AWS bulk offer files
+ * as `application/octet-stream` or `binary/octet-stream` (whatever the uploader set).
+ * Parameters such as `; charset=utf-8` are allowed. Anything else (an HTML error page from a
+ * proxy, say) is refused.
+ */
+export function isAcceptedJsonContentType(header: string | readonly string[] | undefined): boolean {
+  const raw = typeof header === 'string' ? header : header?.[0];
+  if (raw === undefined) return false;
+  const mediaType = (raw.split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (mediaType === 'application/json') return true;
+  if (mediaType === 'application/octet-stream' || mediaType === 'binary/octet-stream') return true;
+  // RFC 6839 structured syntax suffix: type/subtype+json, such as application/problem+json.
+  return /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(mediaType);
+}
+
+/** Decodes UTF-8 (a leading BOM is dropped) and parses JSON; `target` names the request. */
+export function parseJsonBody(bytes: Uint8Array, target: string): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (err) {
+    throw new UpstreamError('UPSTREAM_INVALID_DATA', `response is not valid UTF-8 (${target})`, {
+      cause: err,
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new UpstreamError('UPSTREAM_INVALID_DATA', `response is not valid JSON (${target})`, {
+      cause: err,
+    });
+  }
+}

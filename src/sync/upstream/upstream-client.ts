@@ -1,0 +1,33 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Reads one provider's upstream. The base URL is `https://`, `http://` or `file://` (a directory
+ * holding the same documents: the bundled snapshots). Every failure is an UpstreamError.
+ *
+ * file:// mapping: the request path is a file under the base directory; the query string is
+ * ignored; a path without an extension gets `.json` (so `/linode/types?page=1` reads
+ * `<dir>/linode/types.json`). Snapshots therefore hold single-page documents.
+ */
+export interface UpstreamClient {
+  /** GET `pathAndQuery` (relative to the base URL) and parse the body as JSON. */
+  getJson(pathAndQuery: string, signal: AbortSignal): Promise<unknown>;
+  /**
+   * GET `pathAndQuery` and hand back the body as a byte stream, for documents too large to hold
+   * (provider_c's offer files). The size cap and timeouts still apply while it is read.
+   */
+  getStream(pathAndQuery: string, signal: AbortSignal): Promise<Readable>;
+}
+
+export interface UpstreamClientOptions {
+  /** Base URL, with or without a trailing slash. */
+  readonly baseUrl: string;
+  readonly connectTimeoutMs: number;
+  /** Time allowed from the request being sent to the response headers arriving. */
+  readonly firstByteTimeoutMs: number;
+  /** Time allowed for a whole request, retries included. */
+  readonly totalTimeoutMs: number;
+  readonly maxRetries: number;
+  /** Largest body accepted, in bytes. */
+  readonly maxResponseBytes: number;
+  readonly userAgent: string;
+}

@@ -1,0 +1,121 @@
+// The OpenAPI document is generated from the route schemas; this keeps it true by validating
+// real responses of every endpoint, successes and errors, against it.
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
+import { auth, createTestApp, type TestApp } from '../support/test-app.js';
+
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        responses: Record<string, unknown>;
+        parameters?: Array<{ name: string; required?: boolean }>;
+      }
+    >
+  >;
+}
+
+const pointer = (...parts: string[]) =>
+  parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+
+describe('GET /openapi.json', () => {
+  let t: TestApp;
+  let doc: OpenApiDocument;
+  let ajv: Ajv;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await loadCatalogs(t.services.store, generateCatalogs(120, 5));
+    const response = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: auth });
+    expect(response.statusCode).toBe(200);
+    doc = response.json<OpenApiDocument>();
+    ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema(doc, 'openapi');
+  });
+  afterAll(() => t.close());
+
+  it('is OpenAPI 3.1 and describes every endpoint with its error codes', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(['/health', '/instances', '/recommend', '/sync']);
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const operation of Object.values(methods)) {
+        expect(Object.keys(operation.responses), path).toEqual(
+          expect.arrayContaining(['200', '401', '429']),
+        );
+      }
+    }
+    // Every /instances parameter is optional (spec 4.2).
+    expect(doc.paths['/instances']!.get!.parameters!.filter((p) => p.required === true)).toEqual(
+      [],
+    );
+    const parameters = doc.paths['/instances']!.get!.parameters!.map((p) => p.name).sort();
+    expect(parameters).toEqual(
+      [
+        'provider',
+        'region',
+        'min_vcpu',
+        'max_vcpu',
+        'min_memory_gb',
+        'max_memory_gb',
+        'max_price',
+        'instance_family',
+        'has_gpu',
+        'sort_by',
+        'order',
+        'limit',
+        'offset',
+      ].sort(),
+    );
+  });
+
+  it('rejects a response that breaks the document (the check can fail)', () => {
+    const validate = ajv.getSchema(
+      `openapi#/${pointer('paths', '/instances', 'get', 'responses', '200', 'content', 'application/json', 'schema')}`,
+    )!;
+    expect(validate({ success: true, data: { instances: [{ id: 'x' }] } })).toBe(false);
+  });
+
+  const requests: Array<[label: string, request: InjectOptions, status: number]> = [
+    ['instances page', { method: 'GET', url: '/instances?limit=5&sort_by=vcpu' }, 200],
+    ['instances cached page', { method: 'GET', url: '/instances?limit=5&sort_by=vcpu' }, 200],
+    ['instances invalid', { method: 'GET', url: '/instances?limit=0' }, 400],
+    ['instances unauthorised', { method: 'GET', url: '/instances', headers: {} }, 401],
+    ['health', { method: 'GET', url: '/health' }, 200],
+    [
+      'recommend',
+      {
+        method: 'POST',
+        url: '/recommend',
+        payload: { stack: ['nginx', 'mysql'], scale: 'medium', budget_max: 40 },
+      },
+      200,
+    ],
+    [
+      'recommend invalid stack',
+      { method: 'POST', url: '/recommend', payload: { stack: ['cobol'], scale: 'small' } },
+      400,
+    ],
+    ['sync invalid', { method: 'POST', url: '/sync', payload: { providers: ['nope'] } }, 400],
+    ['sync', { method: 'POST', url: '/sync', payload: { providers: ['provider_a'] } }, 200],
+  ];
+
+  it.each(requests)('%s matches its documented response', async (_label, request, status) => {
+    const response = await t.app.inject({ ...request, headers: request.headers ?? auth });
+    expect(response.statusCode).toBe(status);
+    const path = (request.url as string).split('?')[0]!;
+    const method = String(request.method).toLowerCase();
+    const ref = `openapi#/${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
+    const validate = ajv.getSchema(ref);
+    expect(validate, ref).toBeDefined();
+    const valid = validate!(response.json());
+    expect(validate!.errors ?? [], JSON.stringify(response.json()).slice(0, 500)).toEqual([]);
+    expect(valid).toBe(true);
+  });
+});

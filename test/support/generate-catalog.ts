@@ -1,0 +1,86 @@
+// Deterministic catalogues of any size for tests and benchmarks, written through the store.
+import {
+  INSTANCE_FAMILIES,
+  PROVIDER_NAMES,
+  regionsOf,
+  type ProviderName,
+} from '../../src/catalog/model.js';
+import type { CatalogStore } from '../../src/storage/catalog-store.js';
+import type { InstanceOffer, ProviderCatalog } from '../../src/sync/offer.js';
+
+/** Small, fast, seedable PRNG (mulberry32): the same seed gives the same catalogue. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VCPUS = [1, 2, 4, 8, 16, 32, 64];
+const MEMORY_PER_VCPU_MB = [512, 1024, 2048, 4096, 8192];
+
+/**
+ * About `totalRecords` offers spread over the three providers and their regions. Names repeat
+ * on purpose (ties in every sort), prices are whole micro-dollars.
+ */
+export function generateCatalogs(totalRecords: number, seed = 1): ProviderCatalog[] {
+  const random = prng(seed);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const perProvider = Math.ceil(totalRecords / PROVIDER_NAMES.length);
+  return PROVIDER_NAMES.map((provider): ProviderCatalog => {
+    const regions = regionsOf(provider).map((r) => r.regionCode);
+    const typesNeeded = Math.ceil(perProvider / regions.length);
+    const offers: InstanceOffer[] = [];
+    for (let t = 0; t < typesNeeded; t++) {
+      const vcpu = pick(VCPUS);
+      const memoryMb = vcpu * pick(MEMORY_PER_VCPU_MB);
+      const gpuCount = random() < 0.08 ? pick([1, 2, 4]) : 0;
+      const family = gpuCount > 0 ? 'gpu' : pick(INSTANCE_FAMILIES.filter((f) => f !== 'gpu'));
+      const baseHourly = Math.round(
+        (vcpu * 9_000 + memoryMb * 2 + gpuCount * 500_000) * (0.5 + random()),
+      );
+      for (const regionCode of regions) {
+        if (offers.length >= perProvider) break;
+        const hourlyMicros = Math.round(baseHourly * (1 + random() * 0.3));
+        offers.push({
+          instanceId: `${provider.slice(-1)}-${family}-${t}`,
+          instanceName: `${family[0]!.toUpperCase()}${family.slice(1)} ${vcpu}x${memoryMb / 1024}GB #${t % 50}`,
+          vcpu,
+          memoryMb,
+          storageGb: pick([0, 25, 50, 80, 160, 320, 640]),
+          transferTb: pick([0, 1, 2, 4, 5]),
+          networkSpeedGbps: pick([1, 2, 5, 10, 25]),
+          gpuCount,
+          gpuType: gpuCount > 0 ? pick(['NVIDIA T4', 'NVIDIA A10G', 'NVIDIA A100']) : null,
+          family,
+          regionCode,
+          hourlyMicros,
+          monthlyMicros: hourlyMicros * 730,
+        });
+      }
+    }
+    return { provider, regionCodes: regions, offers, skippedRecords: 0 };
+  });
+}
+
+/** Writes catalogues through the store, as a sync would. */
+export async function loadCatalogs(
+  store: CatalogStore,
+  catalogs: readonly ProviderCatalog[],
+  at = new Date(),
+): Promise<void> {
+  for (const catalog of catalogs) {
+    await store.applyProviderCatalog(catalog, {
+      syncId: `sync_${at.getTime()}_testdata${catalog.provider.slice(-1)}`,
+      provider: catalog.provider,
+      startedAt: at,
+      completedAt: at,
+    });
+  }
+}
+
+export type { ProviderName };

@@ -1,0 +1,53 @@
+// A real app on a real SQLite file (or PostgreSQL / Redis when asked), for route tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { createServices, type Services } from '../../src/services.js';
+
+export const TEST_API_KEY = 'test-key-0123456789abcdef';
+export const OTHER_API_KEY = 'other-key-0123456789abcdef';
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly services: Services;
+  readonly dataDir: string;
+  /** Moves the rate-limit clock; starts at a fixed minute boundary + 1 s. */
+  setNow(ms: number): void;
+  close(): Promise<void>;
+}
+
+export const FIXED_NOW = Date.UTC(2026, 10, 22, 3, 0, 1);
+
+const silent = { info: () => undefined, error: () => undefined };
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cloudprice-test-'));
+  const config = loadConfig({
+    API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const created = await createServices(config, silent);
+  let now = FIXED_NOW;
+  const services: Services = { ...created, now: () => now, logger: false };
+  const app = await buildApp(services);
+  return {
+    app,
+    services,
+    dataDir,
+    setNow: (ms) => {
+      now = ms;
+    },
+    async close() {
+      await app.close();
+      await created.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const auth = { 'x-api-key': TEST_API_KEY } as const;
