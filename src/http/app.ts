@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createApiKeyVerifier } from './auth.js';
 import { createClientAddressResolver } from './client-address.js';
+import { handleClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { AppError, MESSAGES } from './errors.js';
 import { registerJsonParser } from './json-body.js';
@@ -48,6 +49,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
         },
         handler,
       ),
+    clientErrorHandler: handleClientError,
     genReqId: () => randomUUID(),
     return503OnClosing: true,
   });

@@ -20,6 +20,10 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   SERVICE_UNAVAILABLE: 503,
+  // Raised by Node's HTTP parser before routing (client-errors.ts).
+  MALFORMED_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -68,18 +68,53 @@ describe('over a real socket', () => {
     expect(sent).toBeLessThan(10_000);
   });
 
-  it('does not let a client that never finishes its request hold the connection', async () => {
+  /** Writes raw bytes on a new connection and returns everything received until it closes. */
+  async function rawExchange(bytes: string): Promise<{ received: string; elapsedMs: number }> {
     const socket = connect(port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', resolve));
-    socket.write(
-      `POST /recommend HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"st`,
-    );
     const started = Date.now();
     let received = '';
     socket.on('data', (data: Buffer) => (received += data.toString()));
+    socket.on('error', () => undefined);
+    socket.write(bytes);
     await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    return { received, elapsedMs: Date.now() - started };
+  }
+
+  function envelopeOf(raw: string): { status: number; headers: string; code: string } {
+    const [head = '', body = ''] = raw.split('\r\n\r\n', 2);
+    const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(head)?.[1]);
+    const parsed = JSON.parse(body) as { success: boolean; error: { code: string } };
+    expect(parsed.success).toBe(false);
+    return { status, headers: head.toLowerCase(), code: parsed.error.code };
+  }
+
+  it('does not let a client that never finishes its request hold the connection', async () => {
+    const { received, elapsedMs } = await rawExchange(
+      `POST /recommend HTTP/1.1\r\nHost: x\r\nX-API-Key: ${TEST_API_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"st`,
+    );
     // REQUEST_TIMEOUT is 1 s here; this is a hang guard with a wide margin, not a timing check.
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(received === '' || received.startsWith('HTTP/1.1 408')).toBe(true);
+    expect(elapsedMs).toBeLessThan(10_000);
+    const answer = envelopeOf(received);
+    expect(answer).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
+    expect(answer.headers).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/);
+    expect(answer.headers).toContain('x-content-type-options: nosniff');
+  });
+
+  it('answers headers that never end with 408 REQUEST_TIMEOUT in the envelope', async () => {
+    const { received } = await rawExchange(`GET /instances HTTP/1.1\r\nHost: x\r\nX-Slow: `);
+    expect(envelopeOf(received)).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
+  });
+
+  it('answers bytes that are not HTTP with 400 MALFORMED_REQUEST in the envelope', async () => {
+    const { received } = await rawExchange('HELLO THERE\r\n\r\n');
+    expect(envelopeOf(received)).toMatchObject({ status: 400, code: 'MALFORMED_REQUEST' });
+  });
+
+  it('answers oversized headers with 431 HEADERS_TOO_LARGE in the envelope', async () => {
+    const { received } = await rawExchange(
+      `GET /instances HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(envelopeOf(received)).toMatchObject({ status: 431, code: 'HEADERS_TOO_LARGE' });
   });
 });
