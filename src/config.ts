@@ -38,6 +38,12 @@ export interface Config {
     readonly maxResponseBytes: number;
   };
   readonly providers: Readonly<Record<ProviderName, ProviderSourceConfig>>;
+  readonly fx: {
+    /** The ECB daily reference rates document (https:// live, or file://); FX_RATES_URL. */
+    readonly ratesUrl: string;
+    /** The bundled recording, read when ratesUrl has never answered. */
+    readonly bundledRatesUrl: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -134,6 +140,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     displayName: text(env, `PROVIDER_${letter}_DISPLAY_NAME`) ?? `Provider ${letter}`,
   });
 
+  const bundledRatesUrl = new URL(`file://${path.join(snapshots, 'fx', 'eurofxref-daily.xml')}`)
+    .href;
+  const ratesUrl = url(env, 'FX_RATES_URL', bundledRatesUrl, upstreamSchemes);
+  if (new URL(ratesUrl).pathname.endsWith('/')) {
+    throw new ConfigError(`FX_RATES_URL must name a file, got "${ratesUrl}"`);
+  }
+
   const config: Config = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -160,6 +173,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       provider_b: provider('provider_b', 'B'),
       provider_c: provider('provider_c', 'C'),
     },
+    fx: { ratesUrl, bundledRatesUrl },
   };
   return deepFreeze(config);
 }

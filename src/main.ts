@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
+import { scheduleRateRefresh } from './fx/rates-schedule.js';
 import { createServices } from './services.js';
 import { scheduleSyncs, syncIfEmpty } from './sync/sync-schedule.js';
 
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
     (error) => log.error({ err: error }, 'scheduled sync failed'),
   );
 
+  const stopRates = scheduleRateRefresh(services.rates, config.syncIntervalMs);
+
   const address = await app.listen({ port: config.port, host: config.host });
   const { keys } = services;
   console.log(`cloudprice listening on ${address}`);
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     closing = true;
     log.info({ signal }, 'shutting down');
     stopSchedule();
+    stopRates();
     services.sync.abortAll();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();

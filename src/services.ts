@@ -3,6 +3,9 @@
 import { InstanceListing } from './catalog/instance-listing.js';
 import type { ProviderName } from './catalog/model.js';
 import type { Config } from './config.js';
+import { createExchangeRates } from './fx/create-exchange-rates.js';
+import type { ExchangeRateService } from './fx/exchange-rates.js';
+import { withRateRefresh } from './fx/rates-schedule.js';
 import { createHealthService } from './health/health-service.js';
 import { CandidateCache } from './recommend/candidate-cache.js';
 import type { AppServices } from './http/app-services.js';
@@ -16,6 +19,7 @@ import { createSyncService } from './sync/sync-service.js';
 export interface Services extends AppServices {
   readonly keys: ResolvedKeys;
   readonly infra: Infra;
+  readonly rates: ExchangeRateService;
   close(): Promise<void>;
 }
 
@@ -35,6 +39,10 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   });
   await store.migrate();
   const infra = createInfra(config.redisUrl);
+  const rates = createExchangeRates(config, log);
+  // The bundled file (the default) or the live document; on failure the bundled recording is
+  // used and /health says no refresh succeeded.
+  await rates.refresh();
   const listing = new InstanceListing(store, config.cacheMaxEntries);
   const candidates = new CandidateCache(store);
   // Every replica drops its caches when any replica's sync changes the catalogue.
@@ -42,16 +50,22 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     listing.invalidate();
     candidates.invalidate();
   });
-  const sync = createSyncService({
-    store,
-    adapters: createProviderAdapters(config),
-    bus: infra.bus,
-    log,
-  });
+  // Converted prices are cached per currency: new rates make them stale.
+  const unsubscribeRates = rates.onChange(() => listing.invalidate());
+  const sync = withRateRefresh(
+    createSyncService({
+      store,
+      adapters: createProviderAdapters(config),
+      bus: infra.bus,
+      log,
+    }),
+    rates,
+  );
   const health = createHealthService({
     store,
     counters: infra.counters,
     counterBackend: config.redisUrl ? 'redis' : 'memory',
+    exchangeRates: rates,
   });
   return {
     config,
@@ -64,9 +78,11 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     candidates,
     sync,
     health,
+    rates,
     async close() {
       sync.abortAll();
       unsubscribe();
+      unsubscribeRates();
       await Promise.allSettled([infra.close(), store.close()]);
     },
   };

@@ -2,6 +2,7 @@
 import { PROVIDER_NAMES, type ProviderName } from '../catalog/model.js';
 import type { CounterStore } from '../infra/counter-store.js';
 import type { CatalogStore, ProviderSyncState } from '../storage/catalog-store.js';
+import type { ExchangeRatesHealth } from '../fx/exchange-rates.js';
 
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -27,6 +28,8 @@ export interface HealthReport {
     database: { status: HealthStatus; latency_ms: number; error?: string };
     rate_limiter: { status: HealthStatus; latency_ms: number; backend: string; error?: string };
     providers: ProviderHealth[];
+    /** D44 (extension): the rates used for `currency`. */
+    exchange_rates?: ExchangeRatesHealth;
   };
   summary: {
     total_providers: number;
@@ -98,6 +101,7 @@ export function createHealthService(deps: {
   store: CatalogStore;
   counters: CounterStore;
   counterBackend: string;
+  exchangeRates?: { health(now: number): ExchangeRatesHealth };
   now?: () => number;
 }): HealthService {
   const now = deps.now ?? Date.now;
@@ -127,8 +131,12 @@ export function createHealthService(deps: {
             instances_count: 0,
             error: 'database unavailable',
           }));
+      const exchangeRates = deps.exchangeRates?.health(at);
       const componentsHealthy =
-        database.ok && limiter.ok && providers.every((p) => p.status === 'healthy');
+        database.ok &&
+        limiter.ok &&
+        providers.every((p) => p.status === 'healthy') &&
+        (exchangeRates === undefined || exchangeRates.status === 'healthy');
       const status: HealthStatus =
         !database.ok || providers.every((p) => p.status === 'unhealthy')
           ? 'unhealthy'
@@ -151,6 +159,7 @@ export function createHealthService(deps: {
             ...(limiter.error !== undefined && { error: limiter.error }),
           },
           providers,
+          ...(exchangeRates !== undefined && { exchange_rates: exchangeRates }),
         },
         summary: {
           total_providers: providers.length,

@@ -6,6 +6,7 @@ import type { CounterStore } from '../infra/counter-store.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
 import type { HealthService } from '../health/health-service.js';
 import type { SyncService } from '../sync/sync-service.js';
+import type { ExchangeRateService } from '../fx/exchange-rates.js';
 
 /** What the HTTP layer is given by the composition root (src/services.ts). */
 export interface AppServices {
@@ -18,6 +19,8 @@ export interface AppServices {
   readonly candidates: CandidateCache;
   readonly sync: SyncService;
   readonly health: HealthService;
+  /** The exchange rates in use, for `currency` (D43). */
+  readonly rates: ExchangeRateService;
   /** Wall clock for rate-limit windows; tests pin it so a minute boundary cannot split a run. */
   readonly now?: () => number;
   /** A logger instance to use instead of building one from config (tests, CLI). */

@@ -39,6 +39,28 @@ export const HealthResponse = Type.Object({
         error: Type.Optional(Type.String()),
       }),
     ),
+    exchange_rates: Type.Optional(
+      Type.Object(
+        {
+          status: Status,
+          as_of: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+            description: 'The ECB reference date of the rates in use (not their refresh time).',
+          }),
+          source: Type.Union([Type.String(), Type.Null()]),
+          kind: Type.Union([StringEnum(['snapshot', 'live'] as const), Type.Null()], {
+            description: 'snapshot: the bundled recording; live: FX_RATES_URL over HTTP(S).',
+          }),
+          last_refresh: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+            description: 'Last successful refresh; status follows the provider rule (D32) on it.',
+          }),
+          error: Type.Optional(Type.String()),
+        },
+        {
+          description:
+            'Extension (D44): the exchange rates used for `currency`. healthy: refreshed successfully under 24 h ago and the latest refresh succeeded; degraded: 24-48 h, or the latest refresh failed (the last good rates stay in use); unhealthy: never refreshed or over 48 h.',
+        },
+      ),
+    ),
   }),
   summary: Type.Object({
     total_providers: Type.Integer(),

@@ -26,7 +26,7 @@ import { cappedStream, discardBody, readAllCapped } from './byte-limit.js';
 import { createConditionalCache, validatorHeaders } from './conditional-cache.js';
 import type { CachedDocument } from './conditional-cache.js';
 import { createFileUpstreamClient } from './file-upstream-client.js';
-import { isAcceptedJsonContentType, parseJsonBody } from './json-body.js';
+import { isAcceptedJsonContentType, isAcceptedXmlContentType, parseJsonBody } from './json-body.js';
 import { startDeadline } from './request-deadline.js';
 import type { RequestDeadline } from './request-deadline.js';
 import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs } from './retry-policy.js';
@@ -48,6 +48,11 @@ export interface UpstreamClientTuning {
   readonly conditionalCacheEntries?: number;
   /** Largest body kept for conditional GET, in bytes. Default 5 MiB. */
   readonly conditionalCacheMaxBodyBytes?: number;
+  /**
+   * What the upstream serves: `json` (default; the provider APIs) or `xml` (the ECB rates file).
+   * Decides the Accept header and which response content types are accepted.
+   */
+  readonly documentKind?: 'json' | 'xml';
 }
 
 export type HttpUpstreamClientOptions = UpstreamClientOptions & UpstreamClientTuning;
@@ -108,7 +113,12 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
     maxBodyBytes: options.conditionalCacheMaxBodyBytes ?? 5 * MIB,
   });
   let closing: Promise<void> | undefined;
-  const baseHeaders = { 'user-agent': options.userAgent, accept: 'application/json' };
+  const xml = options.documentKind === 'xml';
+  const acceptedContentType = xml ? isAcceptedXmlContentType : isAcceptedJsonContentType;
+  const baseHeaders = {
+    'user-agent': options.userAgent,
+    accept: xml ? 'application/xml, text/xml' : 'application/json',
+  };
 
   function urlFor(pathAndQuery: string): string {
     const relative = pathAndQuery.startsWith('/') ? pathAndQuery : `/${pathAndQuery}`;
@@ -129,7 +139,7 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
   const tooLarge = (target: string) =>
     new UpstreamError('UPSTREAM_TOO_LARGE', `response exceeds ${maxBytes} bytes (${target})`);
 
-  /** Throws for a non-2xx status, a declared oversize body or a non-JSON content type. */
+  /** Throws for a non-2xx status, a declared oversize body or an unexpected content type. */
   function checkResponse(response: Dispatcher.ResponseData, target: string): void {
     const status = response.statusCode;
     if (status < 200 || status > 299) {
@@ -145,13 +155,13 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
     if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
       throw new AttemptFailure(tooLarge(target), false);
     }
-    if (!isAcceptedJsonContentType(response.headers['content-type'])) {
+    if (!acceptedContentType(response.headers['content-type'])) {
       const shown = (headerValue(response.headers['content-type']) ?? 'none')
         .replace(/[^\x20-\x7e]/g, '?')
         .slice(0, 80);
       const error = new UpstreamError(
         'UPSTREAM_INVALID_DATA',
-        `unexpected content type "${shown}", expected JSON (${target})`,
+        `unexpected content type "${shown}", expected ${xml ? 'XML' : 'JSON'} (${target})`,
       );
       throw new AttemptFailure(error, false);
     }

@@ -21,6 +21,19 @@ export function isAcceptedJsonContentType(header: string | readonly string[] | u
   return /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(mediaType);
 }
 
+/**
+ * Media types accepted as an XML document (the ECB rates file): `application/xml`, `text/xml`,
+ * any `+xml` type, and the octet-stream types for files served from object storage.
+ */
+export function isAcceptedXmlContentType(header: string | readonly string[] | undefined): boolean {
+  const raw = typeof header === 'string' ? header : header?.[0];
+  if (raw === undefined) return false;
+  const mediaType = (raw.split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (mediaType === 'application/xml' || mediaType === 'text/xml') return true;
+  if (mediaType === 'application/octet-stream' || mediaType === 'binary/octet-stream') return true;
+  return /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+xml$/.test(mediaType);
+}
+
 /** Decodes UTF-8 (a leading BOM is dropped) and parses JSON; `target` names the request. */
 export function parseJsonBody(bytes: Uint8Array, target: string): unknown {
   let text: string;

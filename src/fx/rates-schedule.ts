@@ -1,0 +1,32 @@
+// Exchange rates on the schedule (D44). Rates live in each process, so every replica refreshes
+// its own on the SYNC_INTERVAL timer, whether or not it is the one that syncs the providers.
+import { MAX_TIMER_DELAY_MS } from '../sync/sync-schedule.js';
+import type { SyncReport, SyncService } from '../sync/sync-service.js';
+import type { ExchangeRateService } from './exchange-rates.js';
+
+/** Refreshes every `intervalMs` (0: never). Returns a stop function. */
+export function scheduleRateRefresh(rates: ExchangeRateService, intervalMs: number): () => void {
+  if (intervalMs <= 0) return () => undefined;
+  // refresh() never throws: a failure is logged and kept for /health.
+  const timer = setInterval(() => void rates.refresh(), Math.min(intervalMs, MAX_TIMER_DELAY_MS));
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * The sync service with a rates refresh beside every sync (D44: "refreshed with every sync"):
+ * both run at once and the report waits for both, so a client that syncs and then asks for
+ * prices in another currency gets the fresh rates. The refresh never fails the sync.
+ */
+export function withRateRefresh(sync: SyncService, rates: ExchangeRateService): SyncService {
+  return {
+    async sync(providers): Promise<SyncReport> {
+      const [report] = await Promise.all([sync.sync(providers), rates.refresh()]);
+      return report;
+    },
+    abortAll() {
+      rates.abort();
+      sync.abortAll();
+    },
+  };
+}
