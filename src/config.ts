@@ -23,6 +23,13 @@ export interface Config {
   /** Allowed CORS origins; empty means `*` (D12). */
   readonly corsOrigins: readonly string[];
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `json` (one pino JSON object per line, D52) or `pretty` (pino-pretty, for a terminal). */
+  readonly logFormat: 'json' | 'pretty';
+  /** Port of the separate Prometheus listener (D51); undefined = no metrics listener. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
+  /** Longest drain after SIGTERM/SIGINT before the process exits anyway (milliseconds). */
+  readonly shutdownGraceMs: number;
   readonly redisUrl: string | undefined;
   /** Milliseconds between scheduled syncs; 0 turns the schedule off. */
   readonly syncIntervalMs: number;
@@ -48,6 +55,10 @@ export interface Config {
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /** The variable at fault: every message starts with its name. */
+  get variable(): string | undefined {
+    return /^[A-Z][A-Z0-9_]*\b/.exec(this.message)?.[0];
+  }
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -114,6 +125,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const logFormat = text(env, 'LOG_FORMAT') ?? 'json';
+  if (logFormat !== 'json' && logFormat !== 'pretty') {
+    throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${logFormat}"`);
+  }
+  const metricsPort =
+    text(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535);
   const clientIpHeader = text(env, 'CLIENT_IP_HEADER');
   if (clientIpHeader !== undefined && !HEADER_NAME.test(clientIpHeader)) {
     throw new ConfigError(`CLIENT_IP_HEADER must be an HTTP header name, got "${clientIpHeader}"`);
@@ -157,6 +174,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     clientIpHeader: clientIpHeader?.toLowerCase(),
     corsOrigins,
     logLevel: logLevel as Config['logLevel'],
+    logFormat,
+    metricsPort,
+    metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
+    shutdownGraceMs: duration(env, 'SHUTDOWN_GRACE', 5_000),
     redisUrl,
     syncIntervalMs: duration(env, 'SYNC_INTERVAL', 6 * 3_600_000),
     requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30_000),

@@ -1,87 +1,123 @@
 // Process entry: read config, build services, fill an empty catalogue, listen, close gracefully.
+// Everything the process prints goes through one pino logger (D52), the banner included.
 import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig } from './config.js';
-import { buildApp } from './http/app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { scheduleRateRefresh } from './fx/rates-schedule.js';
+import { buildApp } from './http/app.js';
+import { createLogger, type Logger } from './observability/logger.js';
 import { createServices } from './services.js';
+import { assertPortsFree, startupFailure } from './startup-errors.js';
 import { scheduleSyncs, syncIfEmpty } from './sync/sync-schedule.js';
+
+/** Exit status of a start stopped by configuration (a bad value, a port in use). */
+const EXIT_CONFIG = 2;
 
 async function main(): Promise<void> {
   // A .env file in the working directory fills in variables not already set.
   if (existsSync('.env')) process.loadEnvFile('.env');
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`cloudprice: configuration error: ${error.message}`);
-      process.exit(2);
+      // No configured logger yet: the line still has the one format, on stderr.
+      createLogger({ level: 'info', format: 'json', fd: 2 }).fatal(
+        { variable: error.variable },
+        `configuration error: ${error.message}`,
+      );
+      process.exit(EXIT_CONFIG);
     }
     throw error;
   }
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  try {
+    await run(config, log);
+  } catch (error) {
+    const failure = startupFailure(error, config);
+    log.fatal({ err: error, variable: failure.variable }, failure.message);
+    process.exit(failure.variable === undefined ? 1 : EXIT_CONFIG);
+  }
+}
 
-  const bootLog = {
-    info: (obj: unknown, msg: string) =>
-      console.log(JSON.stringify({ level: 'info', msg, ...(obj as object) })),
-    error: (obj: unknown, msg: string) =>
-      console.error(JSON.stringify({ level: 'error', msg, ...(obj as object) })),
-  };
-  const services = await createServices(config, bootLog);
-  const app = await buildApp(services);
-  const log = app.log;
-
-  if (await syncIfEmpty(services.store, services.sync)) {
-    log.info(
-      { available: await services.store.countAvailable() },
-      'empty catalogue filled from the configured sources',
+async function run(config: Config, log: Logger): Promise<void> {
+  await assertPortsFree(config);
+  const services = await createServices(config, log);
+  const closeServices = () => services.close();
+  let stopSchedule = () => undefined as void;
+  let stopRates = () => undefined as void;
+  try {
+    const app = await buildApp({ ...services, logger: log });
+    if (await syncIfEmpty(services.store, services.sync)) {
+      log.info(
+        { available: await services.store.countAvailable() },
+        'empty catalogue filled from the configured sources',
+      );
+    }
+    stopSchedule = scheduleSyncs(services.store, services.sync, config.syncIntervalMs, (error) =>
+      log.error({ err: error }, 'scheduled sync failed'),
     );
-  }
-  const stopSchedule = scheduleSyncs(
-    services.store,
-    services.sync,
-    config.syncIntervalMs,
-    (error) => log.error({ err: error }, 'scheduled sync failed'),
-  );
+    stopRates = scheduleRateRefresh(services.rates, config.syncIntervalMs);
 
-  const stopRates = scheduleRateRefresh(services.rates, config.syncIntervalMs);
+    const address = await app.listen({ port: config.port, host: config.host });
+    banner(log, address, services.keys);
 
-  const address = await app.listen({ port: config.port, host: config.host });
-  const { keys } = services;
-  console.log(`cloudprice listening on ${address}`);
-  if (keys.generatedKey !== undefined) {
-    console.log(`Generated an API key (stored in ${keys.file}, mode 0600). Send it as X-API-Key:`);
-    console.log(`  ${keys.generatedKey}`);
-  } else if (keys.source === 'data-dir') {
-    console.log(`API keys: ${keys.file} (send one as X-API-Key)`);
-  } else {
-    console.log(`API keys: from ${keys.source}`);
-  }
-  console.log(`Try: curl -H "X-API-Key: <key>" ${address}/instances?limit=5`);
-
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down');
+    let closing = false;
+    const shutdown = (signal: string) => {
+      if (closing) return;
+      closing = true;
+      log.info({ signal }, 'shutting down');
+      stopSchedule();
+      stopRates();
+      services.sync.abortAll();
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      void app
+        .close()
+        .then(closeServices)
+        .then(() => process.exit(0))
+        .catch((error: unknown) => {
+          log.error({ err: error }, 'error while shutting down');
+          process.exit(1);
+        });
+    };
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+  } catch (error) {
+    // Nothing half-started: whatever was opened is closed before the process reports failure.
     stopSchedule();
     stopRates();
-    services.sync.abortAll();
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    void app
-      .close()
-      .then(() => services.close())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'error while shutting down');
-        process.exit(1);
-      });
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+    await closeServices();
+    throw error;
+  }
+}
+
+/** The start-up banner: where to send requests and with which key, as log lines (D52). */
+function banner(
+  processLog: Logger,
+  address: string,
+  keys: { generatedKey?: string; file?: string; source: string },
+): void {
+  // Printed whatever LOG_LEVEL says (except silent): without it nobody learns the address or a
+  // generated key. Still lines of the one logger, in its format.
+  const log = processLog.child({}, { level: processLog.level === 'silent' ? 'silent' : 'info' });
+  log.info({ url: address }, `cloudprice listening on ${address}`);
+  if (keys.generatedKey !== undefined) {
+    log.info(
+      { keyFile: keys.file, apiKey: keys.generatedKey },
+      `Generated an API key (stored in ${keys.file}, mode 0600). Send it as X-API-Key: ${keys.generatedKey}`,
+    );
+  } else if (keys.source === 'data-dir') {
+    log.info({ keyFile: keys.file }, `API keys: ${keys.file} (send one as X-API-Key)`);
+  } else {
+    log.info({ keySource: keys.source }, `API keys: from ${keys.source}`);
+  }
+  log.info(`Try: curl -H "X-API-Key: <key>" ${address}/instances?limit=5`);
 }
 
 main().catch((error: unknown) => {
-  console.error('cloudprice: failed to start:', error);
+  createLogger({ level: 'info', format: 'json', fd: 2 }).fatal(
+    { err: error },
+    'cloudprice: failed to start',
+  );
   process.exit(1);
 });

@@ -23,6 +23,10 @@ export interface Services extends AppServices {
   close(): Promise<void>;
 }
 
+/**
+ * What the core logs through: the process's one pino logger (src/observability/logger.ts);
+ * tests may pass anything with these two methods.
+ */
 export interface ServiceLog {
   info(obj: unknown, msg: string): void;
   error(obj: unknown, msg: string): void;

@@ -2,7 +2,8 @@
 // turns mistakes into usage errors, and building (and always closing) the core services.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig, type Config } from '../config.js';
-import { createServices, type ServiceLog, type Services } from '../services.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { createServices, type Services } from '../services.js';
 
 /** Output and environment of one run, so commands never touch `process` themselves. */
 export interface CliIo {
@@ -52,31 +53,19 @@ export function configOf(io: CliIo): Config {
 }
 
 /**
- * The core services' log, for a terminal: failures on stderr as one readable line (the real
+ * The core services' log for a command (D52: the same pino logger and format as the server),
+ * on stderr so a script capturing stdout gets only the result. Failures are shown (the real
  * cause, which API responses keep vague, is what an operator needs); progress only with
- * LOG_LEVEL debug or trace.
+ * LOG_LEVEL debug or trace, since the command prints its own result.
  */
-export function cliLog(config: Config, io: CliIo): ServiceLog {
+export function cliLog(config: Config, io: CliIo): Logger {
   const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
   const quiet = config.logLevel === 'silent' || config.logLevel === 'fatal';
-  return {
-    info(obj, msg) {
-      if (verbose) io.err(`cloudprice: ${msg} ${describe(obj)}`.trimEnd());
-    },
-    error(obj, msg) {
-      if (!quiet) io.err(`cloudprice: ${msg} ${describe(obj)}`.trimEnd());
-    },
-  };
-}
-
-function describe(obj: unknown): string {
-  if (obj === null || typeof obj !== 'object') return '';
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(obj)) {
-    if (value instanceof Error) parts.push(`${name}=${value.message}`);
-    else if (value !== undefined) parts.push(`${name}=${JSON.stringify(value)}`);
-  }
-  return parts.join(' ');
+  return createLogger({
+    level: verbose || quiet ? config.logLevel : 'warn',
+    format: config.logFormat,
+    destination: { write: (line: string) => io.err(line.replace(/\n$/, '')) },
+  });
 }
 
 /** Builds the services, runs `use`, and closes them whatever happened. */

@@ -23,6 +23,9 @@ export interface AppServices {
   readonly rates: ExchangeRateService;
   /** Wall clock for rate-limit windows; tests pin it so a minute boundary cannot split a run. */
   readonly now?: () => number;
-  /** A logger instance to use instead of building one from config (tests, CLI). */
+  /**
+   * The process's one logger (src/observability/logger.ts), so request lines and the core's
+   * lines share one format; undefined builds one from config, false logs nothing (tests).
+   */
   readonly logger?: FastifyBaseLogger | false;
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createLogger, silentLogger } from '../observability/logger.js';
 import { createApiKeyVerifier } from './auth.js';
 import { createClientAddressResolver } from './client-address.js';
 import { handleClientError } from './client-errors.js';
@@ -31,11 +32,14 @@ declare module 'fastify' {
 
 export async function buildApp(services: AppServices): Promise<FastifyInstance> {
   const { config } = services;
+  // One logger for the whole process (D52): main.ts hands in its own; otherwise one is built
+  // with the same format from the configuration.
+  const logger =
+    services.logger === false
+      ? silentLogger()
+      : (services.logger ?? createLogger({ level: config.logLevel, format: config.logFormat }));
   const app = Fastify({
-    logger: services.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers["x-api-key"]'],
-    },
+    loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     // Fastify 5 leaves Node's request timeout off. Ours bounds the whole request (headers and
     // body); Node only checks it every connectionsCheckingInterval, 30 s by default, so check

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The line main.ts prints once the server accepts connections. */
-const LISTENING = /cloudprice listening on (http:\/\/\S+)/;
+const LISTENING = /"msg":"cloudprice listening on (http:\/\/[^"\s]+)"/;
 /** Output kept for failure messages (the tail of stdout and stderr together), in characters. */
 const OUTPUT_KEPT = 20_000;
 

@@ -6,6 +6,32 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LISTENING = /^cloudprice listening on (\S+)$/;
 
+/** One stdout line as the logger wrote it (D52: every line is one JSON object). */
+export interface LogLine {
+  readonly level: string;
+  readonly time: string;
+  readonly msg: string;
+  readonly [field: string]: unknown;
+}
+
+/** The parsed line, or undefined when it is not one JSON object (a test asserts there are none). */
+export function parseLogLine(text: string): LogLine | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as LogLine)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text a pattern is matched against: a log line's `msg`, or the raw line. */
+function messageOf(text: string): string {
+  const line = parseLogLine(text);
+  return typeof line?.msg === 'string' ? line.msg : text;
+}
+
 export interface ServerExit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
@@ -13,13 +39,15 @@ export interface ServerExit {
 
 export interface ServerProcess {
   readonly child: ChildProcess;
-  /** Lines printed on stdout so far (a live view). */
+  /** Lines printed on stdout so far (a live view), raw. */
   readonly stdout: readonly string[];
+  /** The `msg` of every stdout line so far (the raw text of a line that is not JSON). */
+  messages(): string[];
   /** Everything printed on stderr so far. */
   stderr(): string;
   /** Resolves with the base URL once the server printed its listening line. */
   listening(timeoutMs?: number): Promise<string>;
-  /** Resolves with the index of the first stdout line matching `pattern`, once printed. */
+  /** Resolves with the index of the first stdout line whose message matches `pattern`. */
   line(pattern: RegExp, timeoutMs?: number): Promise<number>;
   readonly exited: Promise<ServerExit>;
   /** Sends `signal` (default SIGKILL) and waits for the process to end. */
@@ -76,7 +104,7 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
         );
       }, timeoutMs);
       const check = () => {
-        const index = stdout.findIndex((text) => pattern.test(text));
+        const index = stdout.findIndex((text) => pattern.test(messageOf(text)));
         if (index >= 0) {
           clearTimeout(timer);
           waiters.delete(check);
@@ -96,11 +124,12 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
   return {
     child,
     stdout,
+    messages: () => stdout.map(messageOf),
     stderr: () => stderr,
     line,
     async listening(timeoutMs = 60_000) {
       const index = await line(LISTENING, timeoutMs);
-      return LISTENING.exec(stdout[index]!)![1]!;
+      return LISTENING.exec(messageOf(stdout[index]!))![1]!;
     },
     exited,
     async stop(signal: NodeJS.Signals = 'SIGKILL') {

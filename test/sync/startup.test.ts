@@ -1,13 +1,14 @@
 // The real process (`node --import tsx src/main.ts`): first start with a generated key and a
 // catalogue filled before it listens, a restart that reuses both, a start that fills a provider
 // whose earlier syncs failed, graceful shutdown, and configuration errors naming the variable.
-import { mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
 import { closedPortUrl } from '../support/fake-upstream.js';
 import { countSyncRuns } from './catalog-file.js';
-import { killAllServers, spawnServer } from './server-process.js';
+import { killAllServers, parseLogLine, spawnServer } from './server-process.js';
 
 const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;
 const dirs: string[] = [];
@@ -49,11 +50,12 @@ describe('first start, restart and shutdown of the real server', () => {
     const url = await server.listening();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-    // Printed after the listening line; its next line is the key.
+    // Printed after the listening line, readable in the message and as its own field.
     const at = await server.line(/^Generated an API key/);
-    await server.line(/^\s+\S+$/);
-    keyFile = /stored in (.+), mode 0600/.exec(server.stdout[at]!)?.[1] ?? '';
-    key = server.stdout[at + 1]?.trim() ?? '';
+    const message = server.messages()[at]!;
+    keyFile = /stored in (.+), mode 0600/.exec(message)?.[1] ?? '';
+    key = /Send it as X-API-Key: (\S+)$/.exec(message)?.[1] ?? '';
+    expect(parseLogLine(server.stdout[at]!)?.['apiKey']).toBe(key);
     expect(key).toMatch(/^[A-Za-z0-9_-]{43,}$/);
     expect(keyFile).toBe(path.join(dataDir, 'api-keys'));
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -79,8 +81,8 @@ describe('first start, restart and shutdown of the real server', () => {
     const server = spawnServer(baseEnv(dataDir));
     const url = await server.listening();
     await server.line(/^API keys: /);
-    expect(server.stdout).toContain(`API keys: ${keyFile} (send one as X-API-Key)`);
-    expect(server.stdout.some((line) => line.startsWith('Generated an API key'))).toBe(false);
+    expect(server.messages()).toContain(`API keys: ${keyFile} (send one as X-API-Key)`);
+    expect(server.messages().some((line) => line.startsWith('Generated an API key'))).toBe(false);
     expect(await totalFor(url, key, 'provider_b')).toBeGreaterThan(0);
     expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     // Nothing was empty and nothing was stale: no sync ran.
@@ -124,6 +126,29 @@ describe('configuration errors', () => {
     expect(exit.code).not.toBe(0);
     expect(exit.code).not.toBeNull();
     expect(server.stderr()).toContain(name);
-    expect(server.stdout.some((line) => line.startsWith('cloudprice listening'))).toBe(false);
+    expect(server.messages().some((line) => line.startsWith('cloudprice listening'))).toBe(false);
+  });
+});
+
+describe('a port in use', () => {
+  it('stops start-up with exit 2 and one line naming PORT, before any migration or sync', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const dataDir = tempDataDir();
+      const server = spawnServer({ ...baseEnv(dataDir), PORT: String(port) });
+      const exit = await server.exited;
+      expect(exit.code).toBe(2);
+      const fatal = server.stdout.map(parseLogLine).filter((line) => line?.level === 'fatal');
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]!.msg).toContain(`PORT: cannot listen on 127.0.0.1:${port}`);
+      expect(fatal[0]!['variable']).toBe('PORT');
+      expect(server.messages().some((m) => m.startsWith('cloudprice listening'))).toBe(false);
+      // Nothing half-started: not even the database was created.
+      expect(existsSync(path.join(dataDir, 'cloudprice.db'))).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 });
