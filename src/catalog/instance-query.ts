@@ -1,7 +1,7 @@
 // GET /instances query parsing (spec 4.2, D16 to D19): raw query-string values in, a typed
 // InstanceQuery, the filters_applied echo and a normalised cache key out.
 import type { InstanceFilter, InstanceQuery, SortColumn } from '../storage/catalog-store.js';
-import { decimalToMicros } from './money.js';
+import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from './money.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from './model.js';
 
 export const SORT_FIELDS = [
@@ -116,6 +116,21 @@ function decimal(raw: Raw, name: string): number | undefined {
   return Number(text);
 }
 
+/** A money bound in micro-dollars, by the one money parser (money.ts parseMoneyBound). */
+function money(raw: Raw, name: string): number | undefined {
+  const text = single(raw, name);
+  if (text === undefined) return undefined;
+  const micros = parseMoneyBound(text);
+  if (micros === null) {
+    throw new Problem({
+      parameter: name,
+      value: text,
+      reason: `must be a non-negative decimal number no greater than ${MAX_CLIENT_DOLLARS}`,
+    });
+  }
+  return micros;
+}
+
 function oneOf<T extends string>(raw: Raw, name: string, allowed: readonly T[]): T | undefined {
   const text = single(raw, name);
   if (text === undefined) return undefined;
@@ -146,8 +161,9 @@ function notAbove(
   }
 }
 
-function upperBoundMicros(text: string): number {
-  return decimalToMicros(text.replace(/(\.\d{6})\d+$/, '$1')) ?? 0;
+/** The filter's fields in a fixed (name) order, whatever order they were set in. */
+function filterKeyParts(filter: InstanceFilter): [string, unknown][] {
+  return Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export function parseInstanceQuery(raw: Raw): ParseResult {
@@ -166,7 +182,7 @@ function parse(raw: Raw): ParsedInstanceQuery {
   const maxVcpu = integer(raw, 'max_vcpu', 0, 1_000_000);
   const minMemoryGb = decimal(raw, 'min_memory_gb');
   const maxMemoryGb = decimal(raw, 'max_memory_gb');
-  const maxPrice = decimal(raw, 'max_price');
+  const maxPriceMicros = money(raw, 'max_price');
   const family = oneOf(raw, 'instance_family', INSTANCE_FAMILIES);
   const hasGpuText = oneOf(raw, 'has_gpu', ['true', 'false'] as const);
   const sortBy = oneOf(raw, 'sort_by', SORT_FIELDS);
@@ -184,7 +200,8 @@ function parse(raw: Raw): ParsedInstanceQuery {
     max_vcpu: maxVcpu,
     min_memory_gb: minMemoryGb,
     max_memory_gb: maxMemoryGb,
-    max_price: maxPrice,
+    // The echo is the bound the query runs with, never the text sent (regression: leading zeros).
+    max_price: maxPriceMicros === undefined ? undefined : microsToDollars(maxPriceMicros),
     instance_family: family,
     has_gpu: hasGpu,
   };
@@ -202,16 +219,16 @@ function parse(raw: Raw): ParsedInstanceQuery {
     // D18: memory_mb / 1024 compared with the GB bound, i.e. memory_mb against GB x 1024.
     ...(minMemoryGb !== undefined && { minMemoryMb: minMemoryGb * 1024 }),
     ...(maxMemoryGb !== undefined && { maxMemoryMb: maxMemoryGb * 1024 }),
-    // An upper bound, from the decimal text: digits past the micro-dollar are cut, never rounded
-    // up, so no price above the bound can match (max_price=1.0000006 allows $1.000000).
-    ...(maxPrice !== undefined && {
-      maxMonthlyMicros: upperBoundMicros(raw['max_price'] as string),
-    }),
+    // Digits past the micro-dollar are cut, never rounded up, so no price above the bound can
+    // match (max_price=1.0000006 allows $1.000000, and is echoed as 1).
+    ...(maxPriceMicros !== undefined && { maxMonthlyMicros: maxPriceMicros }),
     ...(family !== undefined && { family }),
     ...(hasGpu !== undefined && { hasGpu }),
   };
   const sort = SORT_COLUMN[sortBy ?? 'monthly_price'];
   const query: InstanceQuery = { filter, sort, order, limit, offset };
-  const cacheKey = JSON.stringify([filtersApplied, sort, order, limit, offset]);
+  // Built from the query itself (the filter the store runs), so two requests share a cache entry
+  // only when they run the same query, whatever their spelling.
+  const cacheKey = JSON.stringify([filterKeyParts(filter), sort, order, limit, offset]);
   return { query, filtersApplied, cacheKey };
 }

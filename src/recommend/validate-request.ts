@@ -15,7 +15,7 @@
 // Unknown fields are ignored.
 
 import { echoValue } from '../catalog/echo-value.js';
-import { dollarsToMicros } from '../catalog/money.js';
+import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from '../catalog/money.js';
 import { PROVIDER_NAMES, REGION_CODES, isProviderName } from '../catalog/model.js';
 import type { ProviderName } from '../catalog/model.js';
 import { DEFAULT_RECOMMEND_LIMIT, MAX_RECOMMEND_LIMIT } from './rank.js';
@@ -26,9 +26,9 @@ export interface RecommendRequest {
   /** Distinct stack names in the order first given. */
   readonly stack: readonly StackName[];
   readonly scale: Scale;
-  /** `budget_max` as sent (USD per month), when given. */
+  /** `budget_max` as the ranking uses it (USD per month, cut at the micro-dollar), when given. */
   readonly budgetMax?: number;
-  /** `budget_max` in integer micro-dollars (money.ts dollarsToMicros), when given. */
+  /** `budget_max` in integer micro-dollars (money.ts parseMoneyBound), when given. */
   readonly budgetMaxMicros?: number;
   /** 1..50, default 10. */
   readonly limit: number;
@@ -73,13 +73,19 @@ export function parseRecommendRequest(body: unknown): ParseRecommendResult {
     return invalid('scale', scale, 'must be one of small, medium, large', SCALES);
   }
 
-  let budgetMax: number | undefined;
+  let budgetMaxMicros: number | undefined;
   if (has(fields, 'budget_max')) {
     const value = fields.budget_max;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-      return invalid('budget_max', value, 'must be a finite number greater than 0');
+    // The one money parser (as max_price): the budget compared is the budget echoed in pros/cons.
+    const micros = typeof value === 'number' && value > 0 ? parseMoneyBound(value) : null;
+    if (micros === null || micros === 0) {
+      return invalid(
+        'budget_max',
+        value,
+        `must be a finite number greater than 0 and no greater than ${MAX_CLIENT_DOLLARS}`,
+      );
     }
-    budgetMax = value;
+    budgetMaxMicros = micros;
   }
 
   let limit = DEFAULT_RECOMMEND_LIMIT;
@@ -115,7 +121,9 @@ export function parseRecommendRequest(body: unknown): ParseRecommendResult {
     stack: stackResult.value,
     scale,
     limit,
-    ...(budgetMax === undefined ? {} : { budgetMax, budgetMaxMicros: dollarsToMicros(budgetMax) }),
+    ...(budgetMaxMicros === undefined
+      ? {}
+      : { budgetMax: microsToDollars(budgetMaxMicros), budgetMaxMicros }),
     ...(providers === undefined ? {} : { providers }),
     ...(regions === undefined ? {} : { regions }),
   };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
+import { roundMicrosToCent } from '../catalog/money.js';
 import { regionsOf } from '../catalog/model.js';
 import type { InstanceOffer, ProviderCatalog } from '../sync/offer.js';
 import type { CatalogDatabase } from './catalog-schema.js';
@@ -46,11 +47,22 @@ function finiteNumber(value: number, field: string, instanceId: string): number 
   return value;
 }
 
-/** Deduplicates so one multi-row upsert never touches a row twice (PostgreSQL rejects that). */
+/**
+ * Deduplicates so one multi-row upsert never touches a row twice (PostgreSQL rejects that), and
+ * holds every stored monthly price to the monthly price rule (money.ts: whole cents), whichever
+ * adapter built the offer, so the catalogue never holds a price it would show differently.
+ */
 export function planApply(catalog: ProviderCatalog): ApplyPlan {
   const instances = new Map<string, InstanceOffer>();
   const offers = new Map<string, InstanceOffer>();
-  for (const offer of catalog.offers) {
+  for (const given of catalog.offers) {
+    const offer =
+      // Anything else is refused below (wholeNumber) or by the database's CHECK constraint.
+      Number.isSafeInteger(given.monthlyMicros) &&
+      given.monthlyMicros >= 0 &&
+      given.monthlyMicros !== roundMicrosToCent(given.monthlyMicros)
+        ? { ...given, monthlyMicros: roundMicrosToCent(given.monthlyMicros) }
+        : given;
     instances.set(offer.instanceId, offer);
     offers.set(JSON.stringify([offer.instanceId, offer.regionCode]), offer);
   }

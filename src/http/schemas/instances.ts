@@ -61,7 +61,9 @@ const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = 
   }),
   max_price: Type.Number({
     minimum: 0,
-    description: 'Monthly price (USD) at most this, compared exactly.',
+    maximum: 1_000_000_000,
+    description:
+      'Monthly price (USD) as shown (whole cents) at most this. Plain decimal; cut to the micro-dollar, and echoed as the value used.',
   }),
   instance_family: Enum(INSTANCE_FAMILIES, 'Only this family.'),
   has_gpu: Type.Boolean({ description: '`true`: gpu_count > 0; `false`: gpu_count = 0.' }),

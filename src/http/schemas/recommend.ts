@@ -12,7 +12,12 @@ export const RecommendRequestSchema = Type.Object({
   }),
   scale: StringEnum(SCALES),
   budget_max: Type.Optional(
-    Type.Number({ exclusiveMinimum: 0, description: 'Monthly budget in USD.' }),
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1_000_000_000,
+      description:
+        'Monthly budget in USD, cut to the micro-dollar; compared with the monthly price as shown.',
+    }),
   ),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Extension.' }),

@@ -51,7 +51,7 @@ export function applyContract(ctx: StoreContext): void {
             instanceId: 'cheap',
             regionCode: 'icn',
             hourlyMicros: 13_600,
-            monthlyMicros: 9_928_000,
+            monthlyMicros: 9_930_000,
             transferTb: 0.5,
             networkSpeedGbps: 2.5,
           }),
@@ -59,7 +59,7 @@ export function applyContract(ctx: StoreContext): void {
             instanceId: 'huge',
             regionCode: 'icn',
             hourlyMicros: 12_337_813_583_205,
-            monthlyMicros: Number.MAX_SAFE_INTEGER,
+            monthlyMicros: 9_007_199_254_740_000,
           }),
         ]),
         run('provider_b'),
@@ -68,8 +68,33 @@ export function applyContract(ctx: StoreContext): void {
       expect(
         rows.map((r) => [r.hourlyMicros, r.monthlyMicros, r.transferTb, r.networkSpeedGbps]),
       ).toEqual([
-        [13_600, 9_928_000, 0.5, 2.5],
-        [12_337_813_583_205, Number.MAX_SAFE_INTEGER, 1, 1],
+        [13_600, 9_930_000, 0.5, 2.5],
+        [12_337_813_583_205, 9_007_199_254_740_000, 1, 1],
+      ]);
+    });
+
+    it('stores every monthly price in whole cents, half-up (monthly price rule, issue 15 item 2)', async () => {
+      await ctx.store.applyProviderCatalog(
+        catalog('provider_b', [
+          offer({
+            instanceId: 'a',
+            regionCode: 'icn',
+            hourlyMicros: 30_097,
+            monthlyMicros: 21_970_810,
+          }),
+          offer({
+            instanceId: 'b',
+            regionCode: 'icn',
+            hourlyMicros: 30_103,
+            monthlyMicros: 21_975_000,
+          }),
+        ]),
+        run('provider_b'),
+      );
+      const rows = await readAll(ctx.store);
+      expect(rows.map((r) => [r.hourlyMicros, r.monthlyMicros])).toEqual([
+        [30_097, 21_970_000],
+        [30_103, 21_980_000],
       ]);
     });
 

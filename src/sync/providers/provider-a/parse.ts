@@ -11,6 +11,7 @@
 // `outage`) is ignored: an outage is transient and does not change what is sold, and dropping
 // every instance of a region for the length of an outage would flap the catalogue.
 import type { InstanceOffer, ProviderCatalog } from '../../offer.js';
+import { roundMicrosToCent } from '../../../catalog/money.js';
 import { UpstreamError } from '../../upstream-error.js';
 import type { RegionMapping } from '../region-map.js';
 import { LIMITS, priceToMicros, scaleTo, validRecords } from '../upstream-values.js';
@@ -57,7 +58,10 @@ function priceIn(type: LinodeType, upstreamRegionId: string): [number, number] |
   if (hourly === null || monthly === null) return null;
   const hourlyMicros = priceToMicros(hourly, LIMITS.maxHourlyUsd);
   const monthlyMicros = priceToMicros(monthly, LIMITS.maxMonthlyUsd);
-  return hourlyMicros === null || monthlyMicros === null ? null : [hourlyMicros, monthlyMicros];
+  // The monthly price rule (money.ts): a monthly price is shown, and so stored, in whole cents.
+  return hourlyMicros === null || monthlyMicros === null
+    ? null
+    : [hourlyMicros, roundMicrosToCent(monthlyMicros)];
 }
 
 /**

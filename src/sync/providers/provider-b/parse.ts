@@ -13,7 +13,7 @@
 // Availability: a plan is offered in each of our regions whose upstream id is in its
 // `locations` and in `/regions`. Plans with `deploy_ondemand: false` (preemptible only) and
 // bare-metal types are left out; they are not on-demand cloud instances.
-import { HOURS_PER_MONTH } from '../../../catalog/money.js';
+import { HOURS_PER_MONTH, roundMicrosToCent } from '../../../catalog/money.js';
 import type { InstanceOffer, ProviderCatalog } from '../../offer.js';
 import { UpstreamError } from '../../upstream-error.js';
 import type { RegionMapping } from '../region-map.js';
@@ -92,7 +92,10 @@ function priceIn(plan: VultrPlan, upstreamRegionId: string): [number, number] | 
     source.hourly === null
       ? divideRoundHalfUp(monthlyMicros, HOURS_PER_MONTH)
       : priceToMicros(source.hourly, LIMITS.maxHourlyUsd);
-  return hourlyMicros === null || hourlyMicros === 0 ? null : [hourlyMicros, monthlyMicros];
+  // Hourly (when derived) comes from the exact upstream monthly; the monthly shown is in cents.
+  return hourlyMicros === null || hourlyMicros === 0
+    ? null
+    : [hourlyMicros, roundMicrosToCent(monthlyMicros)];
 }
 
 /**

@@ -193,7 +193,7 @@ describe('the plain on-demand Linux filter', () => {
 });
 
 describe('mapProviderCOffers', () => {
-  it('maps a product to an offer in our units, with monthly = hourly x 730 in exact micros', () => {
+  it('maps a product to an offer in our units, with monthly = hourly x 730 rounded to the cent', () => {
     const { offers, skipped } = mapProviderCOffers([kept('A', {}, ['0.1240000000'])], REGION);
     expect(skipped).toBe(0);
     expect(offers).toEqual([
@@ -216,9 +216,11 @@ describe('mapProviderCOffers', () => {
   });
 
   it.each([
-    ['0.0136000000', 13_600, 9_928_000],
-    ['0.0104000000', 10_400, 7_592_000],
-    ['0.1234567890', 123_457, 90_123_610],
+    ['0.0136000000', 13_600, 9_930_000],
+    ['0.0104000000', 10_400, 7_590_000],
+    // Monthly in whole cents (issue 15 item 2): 123_457 x 730 = 90_123_610 is shown as 90.12.
+    ['0.1234567890', 123_457, 90_120_000],
+    ['0.0300970000', 30_097, 21_970_000],
     ['5.6000000000', 5_600_000, 4_088_000_000],
   ])('prices %s as %i micros an hour, %i a month', (usd, hourly, monthly) => {
     const [offer] = mapProviderCOffers([kept('A', {}, [usd])], REGION).offers;

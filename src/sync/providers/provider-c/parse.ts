@@ -1,6 +1,10 @@
 // provider_c parse: the products the offer-file scanner kept (plain on-demand Linux, shared
 // tenancy; offer-records.ts) -> InstanceOffers in our units and region code. Pure.
-import { HOURS_PER_MONTH, MICROS_PER_DOLLAR, decimalToMicros } from '../../../catalog/money.js';
+import {
+  MICROS_PER_DOLLAR,
+  decimalToMicros,
+  monthlyMicrosFromHourly,
+} from '../../../catalog/money.js';
 import type { InstanceOffer } from '../../offer.js';
 import { LIMITS, MAX_ID_LENGTH } from '../upstream-values.js';
 import {
@@ -87,8 +91,9 @@ function mapProduct(product: KeptProduct, regionCode: string): Mapped {
       family: classification.family,
       regionCode,
       hourlyMicros: hourly,
-      // D36: AWS gives hourly prices only; a month is 730 hours, in exact integer micros.
-      monthlyMicros: hourly * HOURS_PER_MONTH,
+      // D36: AWS gives hourly prices only; a month is 730 hours, rounded to the cent (the
+      // monthly price rule in money.ts: the stored price is the price shown).
+      monthlyMicros: monthlyMicrosFromHourly(hourly),
     },
   };
 }
