@@ -13,6 +13,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** The built web UI (D48), served under /ui/; `npm run build:web` writes it. */
+  readonly webDir: string;
   /** `postgres://…` for PostgreSQL, otherwise a SQLite file path (`sqlite:` prefix optional). */
   readonly databaseUrl: string;
   /** Configured API keys; empty means "generate one in dataDir" (D6). */
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     dataDir,
+    webDir: path.resolve(cwd, text(env, 'WEB_DIR') ?? './dist/web'),
     databaseUrl: text(env, 'DATABASE_URL') ?? path.join(dataDir, 'cloudprice.db'),
     apiKeys,
     apiKeysFile: text(env, 'API_KEYS_FILE'),

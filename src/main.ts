@@ -106,11 +106,17 @@ function banner(
       { keyFile: keys.file, apiKey: keys.generatedKey },
       `Generated an API key (stored in ${keys.file}, mode 0600). Send it as X-API-Key: ${keys.generatedKey}`,
     );
+    // D49: a link that opens the web UI with the key in it (the page stores the key and removes
+    // it from the address bar).
+    const uiUrl = `${address}/ui/#key=${keys.generatedKey}`;
+    log.info({ uiUrl }, `Open the web UI: ${uiUrl}`);
   } else if (keys.source === 'data-dir') {
     log.info({ keyFile: keys.file }, `API keys: ${keys.file} (send one as X-API-Key)`);
   } else {
     log.info({ keySource: keys.source }, `API keys: from ${keys.source}`);
   }
+  if (keys.generatedKey === undefined)
+    log.info({ uiUrl: `${address}/ui/` }, `Web UI: ${address}/ui/`);
   log.info(`Try: curl -H "X-API-Key: <key>" ${address}/instances?limit=5`);
 }
 

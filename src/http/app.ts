@@ -27,6 +27,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Requests per client address per minute on this route; absent = unlimited (D8). */
     rateLimit?: number;
+    /** Served without a key and without a rate limit: the web UI's files, which hold no data. */
+    public?: boolean;
   }
 }
 
@@ -103,6 +105,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     ) {
       return reply.code(204).headers(cors.preflightHeadersFor(origin)).send();
     }
+    if (request.routeOptions.config.public === true) return undefined;
 
     // 2. Rate limit, counted before authentication so key guessing is throttled too.
     const client = clientAddress(request);

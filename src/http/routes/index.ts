@@ -5,6 +5,7 @@ import { instancesRoute } from './instances.js';
 import { openApiRoute } from './openapi.js';
 import { recommendRoute } from './recommend.js';
 import { syncRoute } from './sync.js';
+import { webUiRoutes } from '../web-ui.js';
 
 export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
   healthRoute(app, services);
@@ -12,5 +13,6 @@ export async function registerRoutes(app: FastifyInstance, services: AppServices
   syncRoute(app, services);
   recommendRoute(app, services);
   openApiRoute(app);
+  webUiRoutes(app, services.config.webDir);
   await app.ready();
 }

@@ -1,0 +1,93 @@
+// Every data call the page makes: the public API with X-API-Key, nothing else. Errors come back
+// as ApiError with the envelope's code and message; a 401 also tells the app to ask for a key.
+import { getKey } from './key';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Seconds to wait (429 and 503), from Retry-After. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+type Listener = () => void;
+const unauthorizedListeners = new Set<Listener>();
+
+/** Called on every 401: the app shows the key prompt and keeps the view (the URL) as it is. */
+export function onUnauthorized(listener: Listener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+interface Envelope {
+  success?: boolean;
+  data?: unknown;
+  error?: { code?: string; message?: string; details?: { retry_after?: number } };
+}
+
+async function request(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const key = getKey();
+  if (key !== undefined) headers.set('X-API-Key', key);
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, headers });
+  } catch {
+    throw new ApiError(0, 'NETWORK_ERROR', 'The server could not be reached. Is it running?');
+  }
+  if (response.ok || (response.status === 503 && path === '/health')) return response;
+  let body: Envelope = {};
+  try {
+    body = (await response.json()) as Envelope;
+  } catch {
+    // Not our envelope (a proxy's page): fall through to a generic message.
+  }
+  const header = Number(response.headers.get('retry-after'));
+  const retryAfter =
+    Number.isFinite(header) && header > 0 ? header : body.error?.details?.retry_after;
+  const error = new ApiError(
+    response.status,
+    body.error?.code ?? `HTTP_${response.status}`,
+    body.error?.message ?? `The server answered ${response.status}`,
+    retryAfter,
+  );
+  if (response.status === 401) for (const listener of unauthorizedListeners) listener();
+  throw error;
+}
+
+/** GET or POST JSON; resolves with the envelope's `data` (or the whole body without one). */
+export async function apiJson<T>(path: string, body?: unknown): Promise<T> {
+  const init: RequestInit =
+    body === undefined
+      ? {}
+      : {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        };
+  const response = await request(path, init);
+  const parsed = (await response.json()) as Envelope;
+  return (parsed.data ?? parsed) as T;
+}
+
+export async function apiText(path: string): Promise<string> {
+  const response = await request(path);
+  return response.text();
+}
+
+/** A message a person can act on: what went wrong, and how long to wait when rate-limited. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Something went wrong in the page. Reload to try again.';
+  if (error.status === 429) {
+    const wait = error.retryAfter ?? 60;
+    return `Rate limit reached: ${error.message} Try again in ${wait} second${wait === 1 ? '' : 's'}.`;
+  }
+  if (error.status === 503 && error.retryAfter !== undefined) {
+    return `${error.message} (${error.code}). Try again in ${error.retryAfter} seconds.`;
+  }
+  return `${error.message} (${error.code}${error.status > 0 ? `, HTTP ${error.status}` : ''})`;
+}

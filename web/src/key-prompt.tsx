@@ -1,0 +1,52 @@
+// The key prompt (D49): shown when no key is stored or the API refused the stored one. The view's
+// state is in the URL, so nothing is lost: after a new key the same view loads again.
+import { useState } from 'preact/hooks';
+import { setKey } from './key';
+
+export function KeyPrompt({ refused, onKey }: { refused: boolean; onKey: () => void }) {
+  const [value, setValue] = useState('');
+  const [remember, setRemember] = useState(false);
+  return (
+    <section class="key-prompt" aria-labelledby="key-title">
+      <h1 id="key-title">Enter your API key</h1>
+      {refused && (
+        <p class="error" role="alert">
+          The server refused that key (401 UNAUTHORIZED). Check it and enter it again.
+        </p>
+      )}
+      <p>
+        Every request this page makes sends the key as <code>X-API-Key</code>. A server that
+        generated its own key printed it, and a link to this page with it, when it first started.
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          const key = value.trim();
+          if (key === '') return;
+          setKey(key, remember);
+          onKey();
+        }}
+      >
+        <label for="api-key">API key</label>
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={value}
+          onInput={(event) => setValue(event.currentTarget.value)}
+        />
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={remember}
+            onChange={(event) => setRemember(event.currentTarget.checked)}
+          />
+          Remember on this device
+        </label>
+        <button type="submit">Continue</button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+// The page: header with the views, the key prompt when needed, and the view the URL names (D50).
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { onUnauthorized } from './api';
+import { clearKey, getKey, takeKeyFromFragment } from './key';
+import { KeyPrompt } from './key-prompt';
+import { followLink, hrefFor, useParams } from './url-state';
+import { InstancesView } from './views/instances';
+import { RecommendView } from './views/recommend';
+import { StatusView } from './views/status';
+import './styles.css';
+
+interface ViewDef {
+  readonly id: string;
+  readonly label: string;
+  readonly render: (params: URLSearchParams) => preact.JSX.Element;
+  /** Reached from another view (a record, a selection), not from the menu. */
+  readonly hidden?: boolean;
+}
+
+const VIEWS: readonly ViewDef[] = [
+  { id: 'instances', label: 'Instances', render: (p) => <InstancesView params={p} /> },
+  { id: 'recommend', label: 'Recommend', render: (p) => <RecommendView params={p} /> },
+  { id: 'status', label: 'Status', render: () => <StatusView /> },
+];
+
+function App() {
+  const params = useParams();
+  const [hasKey, setHasKey] = useState(getKey() !== undefined);
+  const [refused, setRefused] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        clearKey();
+        setRefused(true);
+        setHasKey(false);
+      }),
+    [],
+  );
+  const view = VIEWS.find((v) => v.id === (params.get('view') ?? 'instances')) ?? VIEWS[0]!;
+  useEffect(() => {
+    document.title = `${view.label} · cloudprice`;
+  }, [view]);
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={hrefFor({})} onClick={followLink}>
+          cloudprice
+        </a>
+        <nav aria-label="Views">
+          <ul>
+            {VIEWS.filter((v) => v.hidden !== true).map((v) => (
+              <li key={v.id}>
+                <a
+                  href={hrefFor(v.id === 'instances' ? {} : { view: v.id })}
+                  onClick={followLink}
+                  aria-current={v.id === view.id ? 'page' : undefined}
+                >
+                  {v.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {hasKey && (
+          <button
+            type="button"
+            class="link-button"
+            onClick={() => {
+              clearKey();
+              setRefused(false);
+              setHasKey(false);
+            }}
+          >
+            Change key
+          </button>
+        )}
+      </header>
+      <main id="main" tabIndex={-1}>
+        {hasKey ? (
+          <div key={generation}>{view.render(params)}</div>
+        ) : (
+          <KeyPrompt
+            refused={refused}
+            onKey={() => {
+              setRefused(false);
+              setHasKey(true);
+              setGeneration((n) => n + 1);
+            }}
+          />
+        )}
+      </main>
+    </>
+  );
+}
+
+takeKeyFromFragment();
+render(<App />, document.getElementById('app')!);

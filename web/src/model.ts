@@ -1,0 +1,158 @@
+// The API's vocabulary as the page needs it (docs/api.md): providers, regions, families, stacks,
+// and the shapes of the responses it reads.
+export const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;
+export const PROVIDER_LABEL: Readonly<Record<string, string>> = {
+  provider_a: 'Provider A',
+  provider_b: 'Provider B',
+  provider_c: 'Provider C',
+};
+
+export interface RegionInfo {
+  readonly provider: string;
+  readonly code: string;
+  readonly city: string;
+  readonly country: string;
+}
+export const REGIONS: readonly RegionInfo[] = [
+  { provider: 'provider_a', code: 'ap-northeast', city: 'Tokyo', country: 'JP' },
+  { provider: 'provider_a', code: 'ap-south', city: 'Osaka', country: 'JP' },
+  { provider: 'provider_a', code: 'ap-southeast', city: 'Singapore', country: 'SG' },
+  { provider: 'provider_b', code: 'icn', city: 'Seoul', country: 'KR' },
+  { provider: 'provider_b', code: 'nrt', city: 'Tokyo', country: 'JP' },
+  { provider: 'provider_b', code: 'itm', city: 'Osaka', country: 'JP' },
+  { provider: 'provider_c', code: 'ap-northeast-1', city: 'Tokyo', country: 'JP' },
+  { provider: 'provider_c', code: 'ap-northeast-2', city: 'Seoul', country: 'KR' },
+  { provider: 'provider_c', code: 'ap-northeast-3', city: 'Osaka', country: 'JP' },
+  { provider: 'provider_c', code: 'ap-southeast-1', city: 'Singapore', country: 'SG' },
+  { provider: 'provider_c', code: 'ap-east-1', city: 'Hong Kong', country: 'HK' },
+];
+export function regionLabel(code: string): string {
+  const region = REGIONS.find((r) => r.code === code);
+  return region === undefined ? code : `${region.city} (${region.code})`;
+}
+
+export const FAMILIES = ['general', 'compute', 'memory', 'storage', 'gpu'] as const;
+export const STACKS = [
+  'nginx',
+  'php-fpm',
+  'mysql',
+  'mariadb',
+  'postgresql',
+  'redis',
+  'elasticsearch',
+  'nodejs',
+  'docker',
+  'mongodb',
+] as const;
+export const SCALES = ['small', 'medium', 'large'] as const;
+/** The currencies people here ask for first; the API accepts every ECB currency (D43). */
+export const CURRENCIES = [
+  'USD',
+  'EUR',
+  'JPY',
+  'KRW',
+  'SGD',
+  'HKD',
+  'CNY',
+  'INR',
+  'AUD',
+  'GBP',
+] as const;
+
+export interface InstanceRecord {
+  id: number;
+  instance_id: string;
+  instance_name: string;
+  vcpu: number;
+  memory_mb: number;
+  storage_gb: number;
+  transfer_tb: number;
+  network_speed_gbps: number;
+  gpu_count: number;
+  gpu_type: string | null;
+  instance_family: string;
+  provider: { id: number; name: string; display_name: string };
+  region: { id: number; region_code: string; region_name: string; country_code: string };
+  pricing: {
+    hourly_price: number;
+    monthly_price: number;
+    currency: string;
+    available: number;
+    observed_at?: string;
+    monthly_price_per_vcpu?: number;
+    monthly_price_per_gb?: number;
+  };
+}
+
+export interface InstancesData {
+  instances: InstanceRecord[];
+  pagination: { total: number; limit: number; offset: number; has_more: boolean };
+  metadata: { cached: boolean; last_sync: string | null; query_time_ms: number };
+}
+
+export interface DataSource {
+  kind: string;
+  observed_at: string;
+  source: string;
+}
+export interface ProviderHealth {
+  name: string;
+  status: string;
+  last_sync: string | null;
+  sync_status: string;
+  regions_count: number;
+  instances_count: number;
+  error?: string;
+  data_source?: DataSource;
+}
+export interface HealthReport {
+  status: string;
+  timestamp: string;
+  components: {
+    database: { status: string; latency_ms: number };
+    rate_limiter?: { status: string; latency_ms: number; backend: string };
+    providers: ProviderHealth[];
+    exchange_rates?: { status: string; as_of: string; source: string; last_refresh: string | null };
+  };
+  summary: {
+    total_providers: number;
+    healthy_providers: number;
+    total_regions: number;
+    total_instances: number;
+  };
+}
+
+export interface SyncResult {
+  sync_id: string;
+  success: boolean;
+  total_duration_ms: number;
+  providers: {
+    provider: string;
+    success: boolean;
+    regions_synced: number;
+    instances_synced: number;
+    pricing_synced: number;
+    duration_ms: number;
+    error?: string;
+    error_details?: { code: string; message: string };
+  }[];
+}
+
+export interface Recommendation {
+  rank: number;
+  id?: number;
+  provider: string;
+  instance: string;
+  instance_id?: string;
+  region: string;
+  region_code?: string;
+  specs: { vcpu: number; memory_mb: number; storage_gb: number };
+  price: { monthly: number; hourly: number; currency?: string };
+  match_score: number;
+  pros: string[];
+  cons: string[];
+}
+export interface RecommendData {
+  requirements: { min_memory_mb: number; min_vcpu: number; breakdown: Record<string, string> };
+  recommendations: Recommendation[];
+}

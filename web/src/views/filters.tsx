@@ -1,0 +1,216 @@
+// The instances filters: each control reads its value from the URL and writes it back (D50), typed
+// numbers after a 300 ms pause so each keystroke is not a request and a history entry.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { FAMILIES, PROVIDER_LABEL, PROVIDERS, REGIONS, regionLabel } from '../model';
+import { navigate } from '../url-state';
+
+export interface FilterDef {
+  readonly param: string;
+  readonly label: string;
+  /** How an active value reads on its chip. */
+  readonly chip: (value: string) => string;
+}
+
+export const FILTERS: readonly FilterDef[] = [
+  { param: 'provider', label: 'Provider', chip: (v) => PROVIDER_LABEL[v] ?? v },
+  { param: 'region', label: 'Region', chip: regionLabel },
+  { param: 'min_vcpu', label: 'vCPU at least', chip: (v) => v },
+  { param: 'max_vcpu', label: 'vCPU at most', chip: (v) => v },
+  { param: 'min_memory_gb', label: 'Memory at least', chip: (v) => `${v} GiB` },
+  { param: 'max_memory_gb', label: 'Memory at most', chip: (v) => `${v} GiB` },
+  { param: 'max_price', label: 'Monthly price at most', chip: (v) => v },
+  { param: 'has_gpu', label: 'GPU', chip: (v) => (v === 'true' ? 'with GPU' : 'without GPU') },
+  { param: 'instance_family', label: 'Family', chip: (v) => v },
+];
+
+/** Changing a filter goes back to the first page; the selection is kept (it is its own state). */
+function setFilter(param: string, value: string): void {
+  navigate({ [param]: value, page: undefined });
+}
+
+function NumberFilter({
+  param,
+  label,
+  value,
+  step,
+  unit,
+}: {
+  param: string;
+  label: string;
+  value: string;
+  step: string;
+  unit?: string;
+}) {
+  const [text, setText] = useState(value);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => setText(value), [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const id = `f-${param}`;
+  return (
+    <div class="field">
+      <label for={id}>
+        {label}
+        {unit !== undefined && <span class="unit"> ({unit})</span>}
+      </label>
+      <input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        min="0"
+        step={step}
+        value={text}
+        onInput={(event) => {
+          const next = event.currentTarget.value;
+          setText(next);
+          clearTimeout(timer.current);
+          timer.current = window.setTimeout(() => setFilter(param, next), 300);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            clearTimeout(timer.current);
+            setFilter(param, event.currentTarget.value);
+          }
+        }}
+      />
+    </div>
+  );
+}
+
+function Select({
+  param,
+  label,
+  value,
+  options,
+}: {
+  param: string;
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+}) {
+  const id = `f-${param}`;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => setFilter(param, event.currentTarget.value)}
+      >
+        <option value="">Any</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function Filters({ params, currency }: { params: URLSearchParams; currency: string }) {
+  const get = (name: string) => params.get(name) ?? '';
+  const provider = get('provider');
+  const regions = REGIONS.filter((r) => provider === '' || r.provider === provider);
+  return (
+    <form
+      class="filters"
+      role="search"
+      aria-label="Filter instances"
+      onSubmit={(e) => e.preventDefault()}
+    >
+      <Select
+        param="provider"
+        label="Provider"
+        value={provider}
+        options={PROVIDERS.map((p) => [p, PROVIDER_LABEL[p] ?? p] as const)}
+      />
+      <Select
+        param="region"
+        label="Region"
+        value={get('region')}
+        options={regions.map(
+          (r) =>
+            [
+              r.code,
+              `${r.city}, ${r.country} · ${PROVIDER_LABEL[r.provider]} (${r.code})`,
+            ] as const,
+        )}
+      />
+      <NumberFilter param="min_vcpu" label="Min vCPU" value={get('min_vcpu')} step="1" />
+      <NumberFilter param="max_vcpu" label="Max vCPU" value={get('max_vcpu')} step="1" />
+      <NumberFilter
+        param="min_memory_gb"
+        label="Min memory"
+        unit="GiB"
+        value={get('min_memory_gb')}
+        step="0.5"
+      />
+      <NumberFilter
+        param="max_memory_gb"
+        label="Max memory"
+        unit="GiB"
+        value={get('max_memory_gb')}
+        step="0.5"
+      />
+      <NumberFilter
+        param="max_price"
+        label="Max price"
+        unit={`${currency}/month`}
+        value={get('max_price')}
+        step="any"
+      />
+      <Select
+        param="has_gpu"
+        label="GPU"
+        value={get('has_gpu')}
+        options={[
+          ['true', 'With GPU'],
+          ['false', 'Without GPU'],
+        ]}
+      />
+      <Select
+        param="instance_family"
+        label="Family"
+        value={get('instance_family')}
+        options={FAMILIES.map((f) => [f, f] as const)}
+      />
+    </form>
+  );
+}
+
+export function Chips({ params }: { params: URLSearchParams }) {
+  const active = FILTERS.filter((f) => (params.get(f.param) ?? '') !== '');
+  if (active.length === 0) return null;
+  return (
+    <div class="chips" role="group" aria-label="Active filters">
+      {active.map((f) => {
+        const text = `${f.label}: ${f.chip(params.get(f.param)!)}`;
+        return (
+          <button
+            key={f.param}
+            type="button"
+            class="chip"
+            aria-label={`Remove filter ${text}`}
+            onClick={() => setFilter(f.param, '')}
+          >
+            {text} <span aria-hidden="true">×</span>
+          </button>
+        );
+      })}
+      <button
+        type="button"
+        class="link-button"
+        onClick={() =>
+          navigate(
+            Object.fromEntries<string | undefined>([
+              ...FILTERS.map((f): [string, undefined] => [f.param, undefined]),
+              ['page', undefined],
+            ]),
+          )
+        }
+      >
+        Clear all filters
+      </button>
+    </div>
+  );
+}

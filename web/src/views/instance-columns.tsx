@@ -1,0 +1,172 @@
+// The instances table's columns: what each shows, how it sorts on the server, and the plain text
+// used for copy as CSV and Markdown (the same figures as on screen, without grouping).
+import type { JSX } from 'preact';
+import {
+  gib,
+  money,
+  perUnit,
+  plainMoney,
+  priceFor,
+  UNIT_LABEL,
+  type Period,
+  type PriceUnit,
+} from '../format';
+import type { InstanceRecord } from '../model';
+import { FEATURES } from '../features';
+
+export interface Display {
+  readonly unit: PriceUnit;
+  readonly period: Period;
+  readonly currency: string;
+}
+
+export interface Column {
+  readonly id: string;
+  readonly label: (display: Display) => string;
+  /** The API's sort_by for this column; absent: not sortable. */
+  readonly sort?: (display: Display) => string | undefined;
+  readonly numeric?: boolean;
+  readonly text: (record: InstanceRecord, display: Display) => string;
+  readonly cell?: (record: InstanceRecord, display: Display) => JSX.Element | string;
+}
+
+function shownPrice(r: InstanceRecord, d: Display): number | undefined {
+  const price = priceFor(r.pricing.hourly_price, r.pricing.monthly_price, d.period);
+  return perUnit(price, d.unit, r.vcpu, r.memory_mb);
+}
+const fine = (d: Display) => d.period === 'hour' || d.unit !== 'instance';
+
+export const COLUMNS: readonly Column[] = [
+  {
+    id: 'provider',
+    label: () => 'Provider',
+    sort: () => 'provider',
+    text: (r) => r.provider.display_name,
+  },
+  {
+    id: 'region',
+    label: () => 'Region',
+    sort: () => 'region',
+    text: (r) => `${r.region.region_name} (${r.region.region_code})`,
+  },
+  {
+    id: 'vcpu',
+    label: () => 'vCPU',
+    sort: () => 'vcpu',
+    numeric: true,
+    text: (r) => String(r.vcpu),
+  },
+  {
+    id: 'memory',
+    label: () => 'Memory (GiB)',
+    sort: () => 'memory_gb',
+    numeric: true,
+    text: (r) => gib(r.memory_mb),
+  },
+  {
+    id: 'storage',
+    label: () => 'Storage (GB)',
+    sort: () => 'storage_gb',
+    numeric: true,
+    text: (r) => String(r.storage_gb),
+  },
+  {
+    id: 'transfer',
+    label: () => 'Transfer (TB)',
+    numeric: true,
+    text: (r) => String(r.transfer_tb),
+  },
+  {
+    id: 'network',
+    label: () => 'Network (Gbps)',
+    numeric: true,
+    text: (r) => String(r.network_speed_gbps),
+  },
+  {
+    id: 'gpu',
+    label: () => 'GPU',
+    text: (r) => (r.gpu_count > 0 ? `${r.gpu_count} × ${r.gpu_type ?? 'GPU'}` : ''),
+  },
+  { id: 'family', label: () => 'Family', text: (r) => r.instance_family },
+  {
+    id: 'price',
+    label: (d) =>
+      `Price (${d.currency} / ${d.period}${d.unit === 'instance' ? '' : `, ${UNIT_LABEL[d.unit]}`})`,
+    // Sorting follows the value shown: per-unit sorts need the API's D45 fields.
+    sort: (d) =>
+      d.unit === 'instance'
+        ? d.period === 'hour'
+          ? 'hourly_price'
+          : 'price'
+        : !FEATURES.unitSort
+          ? undefined
+          : d.unit === 'vcpu'
+            ? 'price_per_vcpu'
+            : 'price_per_gb',
+    numeric: true,
+    text: (r, d) => plainMoney(shownPrice(r, d), d.currency, fine(d)),
+    cell: (r, d) => money(shownPrice(r, d), d.currency, fine(d)),
+  },
+  {
+    id: 'hourly',
+    label: (d) => `Hourly (${d.currency})`,
+    sort: () => 'hourly_price',
+    numeric: true,
+    text: (r, d) => plainMoney(r.pricing.hourly_price, d.currency, true),
+    cell: (r, d) => money(r.pricing.hourly_price, d.currency, true),
+  },
+  {
+    id: 'monthly',
+    label: (d) => `Monthly (${d.currency})`,
+    sort: () => 'monthly_price',
+    numeric: true,
+    text: (r, d) => plainMoney(r.pricing.monthly_price, d.currency),
+    cell: (r, d) => money(r.pricing.monthly_price, d.currency),
+  },
+];
+
+export const DEFAULT_COLUMNS = ['provider', 'region', 'vcpu', 'memory', 'gpu', 'family', 'price'];
+
+/** The visible columns from the URL's `cols` (unknown names ignored; none left: the defaults). */
+export function visibleColumns(cols: string | null): Column[] {
+  const wanted = cols === null ? DEFAULT_COLUMNS : cols.split(',');
+  const shown = COLUMNS.filter((c) => wanted.includes(c.id));
+  return shown.length === 0 ? COLUMNS.filter((c) => DEFAULT_COLUMNS.includes(c.id)) : shown;
+}
+
+export function nameText(r: InstanceRecord): string {
+  return r.instance_name === r.instance_id
+    ? r.instance_id
+    : `${r.instance_name} (${r.instance_id})`;
+}
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+export function toCsv(
+  rows: readonly InstanceRecord[],
+  columns: readonly Column[],
+  d: Display,
+): string {
+  const header = ['Instance', ...columns.map((c) => c.label(d))];
+  const lines = [header, ...rows.map((r) => [nameText(r), ...columns.map((c) => c.text(r, d))])];
+  return lines.map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+function mdCell(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+}
+
+export function toMarkdown(
+  rows: readonly InstanceRecord[],
+  columns: readonly Column[],
+  d: Display,
+): string {
+  const header = ['Instance', ...columns.map((c) => c.label(d))];
+  const align = ['---', ...columns.map((c) => (c.numeric === true ? '---:' : '---'))];
+  const body = rows.map((r) => [nameText(r), ...columns.map((c) => c.text(r, d))]);
+  return (
+    [header, align, ...body].map((line) => `| ${line.map(mdCell).join(' | ')} |`).join('\n') + '\n'
+  );
+}

@@ -1,0 +1,148 @@
+// Status: per-provider freshness and data source from /health, and a sync button with its result.
+import { useState } from 'preact/hooks';
+import { apiJson } from '../api';
+import { ErrorMessage, Status } from '../components';
+import { count, dateTime } from '../format';
+import { PROVIDER_LABEL, PROVIDERS, type HealthReport, type SyncResult } from '../model';
+import { useApi } from '../use-api';
+
+export function StatusView() {
+  const health = useApi<HealthReport>('/health');
+  const report = health.data;
+  return (
+    <section aria-labelledby="status-title">
+      <h1 id="status-title">Status</h1>
+      <ErrorMessage error={health.error} onRetry={health.reload} />
+      <Status loading={health.loading}>
+        {report === undefined
+          ? 'Loading…'
+          : `Overall: ${report.status}. ${report.summary.healthy_providers} of ${report.summary.total_providers} providers healthy, ${count.format(report.summary.total_instances)} instances in ${report.summary.total_regions} regions. Checked ${dateTime(report.timestamp)}.`}
+      </Status>
+      {report !== undefined && (
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Providers">
+          <table class="data">
+            <caption>Providers</caption>
+            <thead>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Status</th>
+                <th scope="col">Prices as of</th>
+                <th scope="col">Data source</th>
+                <th scope="col">Last sync</th>
+                <th scope="col" class="num">
+                  Regions
+                </th>
+                <th scope="col" class="num">
+                  Instances
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.components.providers.map((p) => (
+                <tr key={p.name}>
+                  <th scope="row">{PROVIDER_LABEL[p.name] ?? p.name}</th>
+                  <td>
+                    <span class={`badge badge-${p.status}`}>{p.status}</span>
+                    {p.error !== undefined && <div class="small">{p.error}</div>}
+                  </td>
+                  <td>{p.data_source !== undefined ? dateTime(p.data_source.observed_at) : '—'}</td>
+                  <td>
+                    {p.data_source !== undefined ? (
+                      <>
+                        <span class="badge">{p.data_source.kind}</span> {p.data_source.source}
+                      </>
+                    ) : (
+                      'not reported'
+                    )}
+                  </td>
+                  <td>
+                    {dateTime(p.last_sync)} <span class="small">({p.sync_status})</span>
+                  </td>
+                  <td class="num">{p.regions_count}</td>
+                  <td class="num">{count.format(p.instances_count)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {report !== undefined && (
+        <p class="small">
+          Database: {report.components.database.status} ({report.components.database.latency_ms} ms)
+          {report.components.rate_limiter !== undefined &&
+            ` · Rate limiter (${report.components.rate_limiter.backend}): ${report.components.rate_limiter.status}`}
+          {report.components.exchange_rates !== undefined &&
+            ` · Exchange rates: ${report.components.exchange_rates.status}, as of ${report.components.exchange_rates.as_of}`}
+        </p>
+      )}
+      <SyncPanel onDone={health.reload} />
+    </section>
+  );
+}
+
+function SyncPanel({ onDone }: { onDone: () => void }) {
+  const [chosen, setChosen] = useState<string[]>([...PROVIDERS]);
+  const [running, setRunning] = useState(false);
+  const [result, setResult] = useState<SyncResult | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  return (
+    <form
+      class="sync"
+      aria-labelledby="sync-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setRunning(true);
+        setError(undefined);
+        setResult(undefined);
+        apiJson<SyncResult>('/sync', { providers: chosen })
+          .then((r) => {
+            setResult(r);
+            onDone();
+          })
+          .catch((e: unknown) => setError(e))
+          .finally(() => setRunning(false));
+      }}
+    >
+      <h2 id="sync-title">Sync now</h2>
+      <fieldset>
+        <legend>Providers to sync</legend>
+        {PROVIDERS.map((p) => (
+          <label key={p} class="check">
+            <input
+              type="checkbox"
+              checked={chosen.includes(p)}
+              onChange={(e) =>
+                setChosen(e.currentTarget.checked ? [...chosen, p] : chosen.filter((c) => c !== p))
+              }
+            />
+            {PROVIDER_LABEL[p]}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={running || chosen.length === 0}>
+        {running ? 'Syncing…' : 'Sync'}
+      </button>
+      <ErrorMessage error={error} />
+      <div aria-live="polite">
+        {result !== undefined && (
+          <div class="sync-result">
+            <p>
+              Sync {result.sync_id}: {result.success ? 'succeeded' : 'finished with failures'} in{' '}
+              {count.format(result.total_duration_ms)} ms.
+            </p>
+            <ul>
+              {result.providers.map((p) => (
+                <li key={p.provider}>
+                  {PROVIDER_LABEL[p.provider] ?? p.provider}:{' '}
+                  {p.success
+                    ? `${count.format(p.instances_synced)} instance types, ${count.format(p.pricing_synced)} prices in ${p.regions_synced} regions`
+                    : `failed — ${p.error_details?.code ?? ''} ${p.error ?? ''}`}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </form>
+  );
+}
