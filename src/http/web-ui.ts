@@ -1,7 +1,7 @@
 // Serves the built web UI (web/ -> dist/web, a static Vite build) under /ui/ (D48).
 // The files hold no data, so they are served without a key and without a rate limit; every data
 // call the page makes sends X-API-Key like any other client. The whole build is small (well
-// under a megabyte), so it is read once at start, compressed once, and served from memory.
+// under a megabyte), so it is read once at start, compressed once on first request, and served from memory.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -36,8 +36,10 @@ const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 interface UiFile {
   readonly type: string;
   readonly body: Buffer;
-  readonly gzip: Buffer | undefined;
-  readonly brotli: Buffer | undefined;
+  /** Whether the type is worth compressing; the compressed bodies are made on first request. */
+  readonly compressible: boolean;
+  gzip?: Buffer;
+  brotli?: Buffer;
   readonly etag: string;
   /** Vite puts content-hashed files under assets/: they never change under one name. */
   readonly immutable: boolean;
@@ -62,17 +64,11 @@ export function loadUiFiles(dir: string): Map<string, UiFile> {
       total += statSync(full).size;
       if (total > MAX_TOTAL_BYTES) throw new Error(`web UI build in ${dir} is over 16 MB`);
       const body = readFileSync(full);
-      const compress = COMPRESSIBLE.has(ext) && body.length > 256;
       files.set(relative, {
         type,
         body,
-        gzip: compress ? gzipSync(body, { level: 9 }) : undefined,
-        brotli: compress
-          ? brotliCompressSync(body, {
-              params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 },
-            })
-          : undefined,
-        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+        compressible: COMPRESSIBLE.has(ext) && body.length > 256,
+        etag: `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
         immutable: relative.startsWith('assets/'),
       });
     }
@@ -102,12 +98,20 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: UiFile): F
     .header('cache-control', file.immutable ? IMMUTABLE : 'no-cache')
     .header('content-type', file.type)
     .header('etag', file.etag);
-  if (file.gzip !== undefined) reply.header('vary', 'Accept-Encoding');
+  if (file.compressible) reply.header('vary', 'Accept-Encoding');
   if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
-  const encoding =
-    file.gzip === undefined ? undefined : pickEncoding(request.headers['accept-encoding']);
-  if (encoding === 'br') return reply.header('content-encoding', 'br').send(file.brotli);
-  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(file.gzip);
+  const encoding = file.compressible ? pickEncoding(request.headers['accept-encoding']) : undefined;
+  // Compressed once, on first request, so start-up does not pay for it (brotli 11 is slow).
+  if (encoding === 'br') {
+    file.brotli ??= brotliCompressSync(file.body, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 },
+    });
+    return reply.header('content-encoding', 'br').send(file.brotli);
+  }
+  if (encoding === 'gzip') {
+    file.gzip ??= gzipSync(file.body, { level: 9 });
+    return reply.header('content-encoding', 'gzip').send(file.gzip);
+  }
   return reply.send(file.body);
 }
 

@@ -204,7 +204,7 @@ describe.skipIf(skip !== undefined)('instances view', { timeout: 120_000 }, () =
     await loaded(page);
     await page.getByRole('button', { name: 'Copy CSV' }).click();
     await expect.poll(() => page.getByText(/^Copied \d+ rows as CSV/).count()).toBe(1);
-    const csv = await page.evaluate(() => navigator.clipboard.readText());
+    const csv = await page.evaluate<string>('navigator.clipboard.readText()');
     const api = await answer('provider=provider_a&limit=25&offset=0', id);
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe('Instance,vCPU,Monthly (USD)');
@@ -221,7 +221,7 @@ describe.skipIf(skip !== undefined)('instances view', { timeout: 120_000 }, () =
 
     await page.getByRole('button', { name: 'Copy Markdown' }).click();
     await expect.poll(() => page.getByText(/^Copied \d+ rows as Markdown/).count()).toBe(1);
-    const markdown = await page.evaluate(() => navigator.clipboard.readText());
+    const markdown = await page.evaluate<string>('navigator.clipboard.readText()');
     const mdLines = markdown.trimEnd().split('\n');
     expect(mdLines[0]).toBe('| Instance | vCPU | Monthly (USD) |');
     expect(mdLines[1]).toBe('| --- | ---: | ---: |');
