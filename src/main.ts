@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { scheduleRateRefresh } from './fx/rates-schedule.js';
 import { buildApp } from './http/app.js';
 import { createLogger, type Logger } from './observability/logger.js';
+import { startMetricsServer, type MetricsServer } from './observability/metrics-server.js';
 import { createServices } from './services.js';
 import { assertPortsFree, startupFailure } from './startup-errors.js';
 import { scheduleSyncs, syncIfEmpty } from './sync/sync-schedule.js';
@@ -42,11 +43,20 @@ async function main(): Promise<void> {
 async function run(config: Config, log: Logger): Promise<void> {
   await assertPortsFree(config);
   const services = await createServices(config, log);
-  const closeServices = () => services.close();
+  let metricsServer: MetricsServer | undefined;
+  const closeServices = async () => {
+    await metricsServer?.close();
+    await services.close();
+  };
   let stopSchedule = () => undefined as void;
   let stopRates = () => undefined as void;
   try {
     const app = await buildApp({ ...services, logger: log });
+    const { registry } = services.metrics;
+    if (config.metricsPort !== undefined && registry !== undefined) {
+      // Up before the first sync, so a long first fill can be watched.
+      metricsServer = await startMetricsServer(registry, config.metricsHost, config.metricsPort);
+    }
     if (await syncIfEmpty(services.store, services.sync)) {
       log.info(
         { available: await services.store.countAvailable() },
@@ -59,7 +69,7 @@ async function run(config: Config, log: Logger): Promise<void> {
     stopRates = scheduleRateRefresh(services.rates, config.syncIntervalMs);
 
     const address = await app.listen({ port: config.port, host: config.host });
-    banner(log, address, services.keys);
+    banner(log, address, services.keys, metricsServer?.url);
 
     let closing = false;
     const shutdown = (signal: string) => {
@@ -96,6 +106,7 @@ function banner(
   processLog: Logger,
   address: string,
   keys: { generatedKey?: string; file?: string; source: string },
+  metricsUrl: string | undefined,
 ): void {
   // Printed whatever LOG_LEVEL says (except silent): without it nobody learns the address or a
   // generated key. Still lines of the one logger, in its format.
@@ -117,6 +128,9 @@ function banner(
   }
   if (keys.generatedKey === undefined)
     log.info({ uiUrl: `${address}/ui/` }, `Web UI: ${address}/ui/`);
+  if (metricsUrl !== undefined) {
+    log.info({ metricsUrl }, `Prometheus metrics on ${metricsUrl}/metrics`);
+  }
   log.info(`Try: curl -H "X-API-Key: <key>" ${address}/instances?limit=5`);
 }
 

@@ -10,6 +10,7 @@ import { createHealthService } from './health/health-service.js';
 import { CandidateCache } from './recommend/candidate-cache.js';
 import type { AppServices } from './http/app-services.js';
 import { createInfra, type Infra } from './infra/create-infra.js';
+import { createPrometheusMetrics, noopMetrics, type Metrics } from './observability/metrics.js';
 import { resolveApiKeys, type ResolvedKeys } from './keys/key-file.js';
 import { createCatalogStore } from './storage/create-catalog-store.js';
 import type { CatalogStore } from './storage/catalog-store.js';
@@ -20,6 +21,8 @@ export interface Services extends AppServices {
   readonly keys: ResolvedKeys;
   readonly infra: Infra;
   readonly rates: ExchangeRateService;
+  /** Prometheus metrics when METRICS_PORT is set (D51), otherwise a no-op. */
+  readonly metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -43,11 +46,16 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   });
   await store.migrate();
   const infra = createInfra(config.redisUrl);
+  const metrics: Metrics =
+    config.metricsPort === undefined ? noopMetrics : createPrometheusMetrics();
   const rates = createExchangeRates(config, log);
   // The bundled file (the default) or the live document; on failure the bundled recording is
   // used and /health says no refresh succeeded.
   await rates.refresh();
   const listing = new InstanceListing(store, config.cacheMaxEntries);
+  if (metrics.enabled) listing.onLookup = (hit) => metrics.cacheLookup('instances', hit);
+  metrics.watchCatalogue(() => store.providerStates());
+  metrics.watchExchangeRates(() => rates.current()?.asOf);
   const candidates = new CandidateCache(store);
   // Every replica drops its caches when any replica's sync changes the catalogue.
   const unsubscribe = infra.bus.subscribe(() => {
@@ -62,6 +70,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
       adapters: createProviderAdapters(config),
       bus: infra.bus,
       log,
+      metrics,
     }),
     rates,
   );
@@ -83,6 +92,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     sync,
     health,
     rates,
+    metrics,
     async close() {
       sync.abortAll();
       unsubscribe();

@@ -33,9 +33,13 @@ export class InstanceListing {
         : undefined;
   }
 
+  /** Told of every cache lookup (metrics); unset costs nothing. */
+  onLookup: ((hit: boolean) => void) | undefined;
+
   /** The response body: the cached bytes on a hit, built afresh on a miss. */
   async list(parsed: ParsedInstanceQuery): Promise<Buffer> {
     const hit = this.cache?.get(parsed.cacheKey);
+    this.onLookup?.(hit !== undefined);
     if (hit !== undefined) return hit;
 
     const started = performance.now();

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createLogger, silentLogger } from '../observability/logger.js';
+import { noopMetrics } from '../observability/metrics.js';
 import { createApiKeyVerifier } from './auth.js';
 import { createClientAddressResolver } from './client-address.js';
 import { handleClientError } from './client-errors.js';
@@ -71,13 +72,32 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
   const verifyKey = createApiKeyVerifier(services.apiKeys);
   const consume = createRateLimiter(services.counters, services.now);
+  const metrics = services.metrics ?? noopMetrics;
+  if (metrics.enabled) {
+    // Route patterns, not URLs, as labels: a client cannot grow the series. Unmatched paths
+    // (404) share one label.
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.httpRequest(
+        request.routeOptions.url ?? 'unmatched',
+        request.method,
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+    });
+  }
 
-  async function rateLimit(scope: string, client: string, limit: number): Promise<RateDecision> {
+  async function rateLimit(
+    request: FastifyRequest,
+    scope: string,
+    client: string,
+    limit: number,
+  ): Promise<RateDecision> {
     try {
       return await consume(scope, client, limit);
     } catch (error) {
       // Fail closed (D11): no counter, no service.
-      app.log.error({ err: error }, 'rate-limit counter store unavailable');
+      metrics.rateLimiterUnavailable(routeScope(request));
+      request.log.error({ err: error }, 'rate-limit counter store unavailable');
       throw new AppError('SERVICE_UNAVAILABLE', MESSAGES.SERVICE_UNAVAILABLE, undefined, {
         'retry-after': '5',
       });
@@ -111,15 +131,21 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     const client = clientAddress(request);
     const limit = request.routeOptions.config.rateLimit;
     if (limit !== undefined) {
-      const decision = await rateLimit(routeScope(request), client, limit);
+      const decision = await rateLimit(request, routeScope(request), client, limit);
       reply.headers(rateLimitHeaders(decision));
-      if (!decision.allowed) throw tooMany(decision);
+      if (!decision.allowed) {
+        metrics.rateLimitRejected(routeScope(request), 'route');
+        throw tooMany(decision);
+      }
     }
 
     // 3. Authentication; failures are limited on their own (D7a).
     if (!verifyKey(request.headers['x-api-key'])) {
-      const failures = await rateLimit('auth-failures', client, AUTH_FAILURE_LIMIT);
-      if (!failures.allowed) throw tooMany(failures);
+      const failures = await rateLimit(request, 'auth-failures', client, AUTH_FAILURE_LIMIT);
+      if (!failures.allowed) {
+        metrics.rateLimitRejected(routeScope(request), 'auth_failures');
+        throw tooMany(failures);
+      }
       throw new AppError('UNAUTHORIZED', MESSAGES.UNAUTHORIZED);
     }
 

@@ -46,7 +46,7 @@ export function createLogger(options: LoggerOptions): Logger {
             options.destination === undefined && (fd === 1 ? process.stdout : process.stderr).isTTY,
           translateTime: 'SYS:HH:MM:ss.l',
           // The banner's fields repeat what its message says; a person needs them once.
-          ignore: 'pid,hostname,url,keyFile,apiKey,keySource',
+          ignore: 'pid,hostname,url,keyFile,apiKey,keySource,uiUrl,metricsUrl',
         })
       : target;
   return pino(pinoOptions, destination);

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ProviderName } from '../catalog/model.js';
 import type { InvalidationBus } from '../infra/invalidation-bus.js';
+import { noopMetrics, type Metrics } from '../observability/metrics.js';
 import type { CatalogStore, SyncRunRecord } from '../storage/catalog-store.js';
 import type { ProviderAdapter } from './offer.js';
 import { UpstreamError } from './upstream-error.js';
@@ -47,6 +48,8 @@ export interface SyncServiceDeps {
   readonly adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
   readonly bus: InvalidationBus;
   readonly log: { error(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
+  /** Sync durations and outcomes per provider (D51). */
+  readonly metrics?: Metrics;
 }
 
 /** `sync_<epoch ms>_<12 letters and digits>` (D21). */
@@ -61,6 +64,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
   // Across replicas the store's provider lock serialises them.
   const running = new Map<ProviderName, Promise<ProviderSyncResult>>();
   const controller = { current: new AbortController() };
+  const metrics = deps.metrics ?? noopMetrics;
 
   /**
    * Tells every replica (this one included) to drop its /instances cache. Called as soon as one
@@ -99,6 +103,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
       if (outcome.finished !== undefined) return reported(outcome.finished, elapsed());
       const counts = outcome.applied;
       deps.log.info({ provider, syncId, counts }, 'provider synced');
+      metrics.syncFinished(provider, 'success', (performance.now() - clock) / 1000);
       await announceChange(provider, syncId);
       return {
         provider,
@@ -111,6 +116,11 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     } catch (error) {
       const { code, message } = signal.aborted ? ABORTED : describeFailure(error);
       deps.log.error({ err: error, provider, syncId }, 'provider sync failed');
+      metrics.syncFinished(
+        provider,
+        signal.aborted ? 'aborted' : 'failure',
+        (performance.now() - clock) / 1000,
+      );
       await deps.store
         .recordFailedRun({
           syncId,

@@ -31,8 +31,17 @@ describe('one log format for the whole process', () => {
       // provider_c cannot be reached: the start-up fill logs a failed sync.
       PROVIDER_C_URL: await closedPortUrl(),
       UPSTREAM_MAX_RETRIES: '0',
+      METRICS_PORT: '0',
     });
     const url = await server.listening();
+    // The metrics listener is started by main.ts and announced in the banner.
+    const metricsLine = await server.line(/^Prometheus metrics on /);
+    const metricsUrl = String(parseLogLine(server.stdout[metricsLine]!)?.['metricsUrl']);
+    const scrape = await fetch(`${metricsUrl}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(
+      /^cloudprice_syncs_total\{provider="provider_c",outcome="failure"\} 1$/m,
+    );
 
     const ok = await fetch(`${url}/instances?limit=1`, { headers: { 'x-api-key': API_KEY } });
     expect(ok.status).toBe(200);
