@@ -33,6 +33,11 @@ export interface RecommendationDto {
   readonly match_score: number;
   readonly pros: readonly string[];
   readonly cons: readonly string[];
+  /** Extension: the record's id (as in /instances), so a client can open that record. */
+  readonly id: number;
+  /** Extension: the provider's instance type id and the region code of the record. */
+  readonly instance_id: string;
+  readonly region_code: string;
 }
 
 export interface RecommendData {
@@ -85,6 +90,9 @@ export function buildRecommendations(
       match_score: entry.parts.score,
       pros,
       cons,
+      id: c.id,
+      instance_id: c.instanceId,
+      region_code: c.regionCode,
     };
   });
   return {

@@ -56,6 +56,11 @@ export const RecommendResponse = Type.Object({
         match_score: Type.Integer({ minimum: 0, maximum: 100 }),
         pros: Type.Array(Type.String()),
         cons: Type.Array(Type.String()),
+        id: Type.Integer({
+          description: 'Extension: the record id, as in /instances (links to the record).',
+        }),
+        instance_id: Type.String({ description: "Extension: the provider's instance type id." }),
+        region_code: Type.String({ description: 'Extension: the region code of the record.' }),
       }),
       { description: SCORING_DESCRIPTION },
     ),
