@@ -1,212 +1,231 @@
-// Generates provider_c's bundled snapshot (data/snapshots/provider_c/) from the table in
-// provider-c-catalog.ts, in the real AWS Price List Bulk layout: the offer index, the EC2 region
-// index and one region offer file per Asian region, with filtered-out neighbours (Windows, RHEL,
-// Dedicated, BYOL, capacity reservations, a Local Zone, bare metal, Storage) and a few reserved
-// terms, so a sync from the snapshot exercises the same filter as a live one. Deterministic:
-// running it twice gives the same bytes.
+// Generates provider_c's bundled snapshot (data/snapshots/provider_c/) from the recorded AWS
+// prices in data/sources/aws-ap-ondemand-linux-2024-02-21.csv (Spare Cores sc-data, CC BY-SA
+// 4.0): the offer index, the EC2 region index and one offer file per Asian region in the real
+// AWS Price List Bulk layout, read by the same streaming scanner as a live file. Every recorded
+// row becomes one product with its on-demand term; its price is the recorded figure, written
+// with AWS's ten decimals and otherwise unchanged. Nothing else is priced: no neighbours, no
+// reserved terms. What the layout needs and the recording lacks (SKUs, dates, instanceFamily) is
+// derived deterministically and named as synthetic in metadata.json. A row that cannot be read
+// completely stops the generator with its line. Deterministic: same input, same bytes.
 //
 //   npx tsx scripts/snapshots/generate-provider-c-snapshot.ts [outDir]
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ec2GpuType } from '../../src/sync/providers/provider-c/classify.js';
 import { formatAwsJson, type Json } from './aws-offer-json.js';
 import {
-  CATALOG,
-  KNOWN_PRICES,
-  REGION_FACTORS,
-  snapshotPrice,
-  type CatalogType,
-} from './provider-c-catalog.js';
-import {
-  EC2_REGIONS,
-  EC2_REGION_CODES,
-  RESERVED_TERMS,
-  onDemandFor,
-  onDemandRecord,
-  priceText,
-  productRecord,
-  reservedRecord,
-  skuFor,
-  variantMicros,
-  type Ec2RegionCode,
-  type ProductVariant,
-} from './provider-c-records.js';
+  AWS_OBSERVED_AT,
+  AWS_RECORDING_FILE,
+  AWS_REGIONS,
+  readAwsRecording,
+  type AwsRecordedRow,
+  type AwsRegion,
+} from './aws-recording.js';
+import { EC2_REGIONS, HOURLY_RATE_CODE, ON_DEMAND_CODE, skuFor } from './provider-c-records.js';
+import { RecordedDataError, canonicalDecimal } from './recorded-csv.js';
 
-export const SNAPSHOT_DATE = '2026-11-22';
-const VERSION = '20261122000000';
-const PUBLICATION_DATE = '2026-11-22T00:00:00Z';
-const EFFECTIVE_DATE = '2026-11-01T00:00:00Z';
-const DISCLAIMER =
-  'This pricing list is for informational purposes only. All prices are subject to the ' +
-  'additional terms included in the pricing pages on http://aws.amazon.com. All Free Tier ' +
-  'prices are also subject to the terms included at https://aws.amazon.com/free/';
+/** The recording's observation, as the offer files' version and dates (synthetic, see metadata). */
+const VERSION = '20240221082021';
+const PUBLICATION_DATE = AWS_OBSERVED_AT;
 const EC2_BASE = '/offers/v1.0/aws/AmazonEC2';
+const LICENCE_FILE = 'DATA-LICENSE.md';
+const ATTRIBUTION = 'Spare Cores (sc-data), CC BY-SA 4.0';
+const SPARE_CORES_COMMIT = 'ce414d8e9d6bb1faf6ce9407fedac0c1f25f587a';
 
-/** One filtered-out neighbour per instance type, in turn. */
-const NEIGHBOURS: readonly ProductVariant[] = [
-  'windows',
-  'rhel',
-  'dedicated',
-  'byol',
-  'unused-cr',
-  'sql-std',
-  'suse',
-  'allocated-cr',
-];
-const SNAPSHOT_RESERVED = RESERVED_TERMS.filter((t) =>
-  ['4NA7Y494T4', '38NPMPTW36', 'MZU6U2429S'].includes(t.code),
-);
+/** The short provenance /health shows as `data_source` (D37). */
+export const PROVIDER_C_DATA_SOURCE = {
+  observed_at: AWS_OBSERVED_AT,
+  source:
+    'AWS Price List API (EC2 on-demand Linux), as recorded by Spare Cores sc-data on 2024-02-21',
+} as const;
 
-interface RegionFile {
-  readonly products: [string, Json][];
-  readonly onDemand: [string, Json][];
-  readonly reserved: [string, Json][];
-}
-
-function addProduct(
-  file: RegionFile,
-  region: Ec2RegionCode,
-  type: CatalogType,
-  variant: ProductVariant,
-  linuxMicros: number,
-  withReserved: boolean,
-  productFamily?: string,
-): void {
-  const sku = skuFor(`provider_c/${region}/${type.spec.instanceType}/${variant}`);
-  const record = productRecord(sku, type.spec, region, variant);
-  const product =
-    productFamily === undefined || typeof record !== 'object' || record === null
-      ? record
-      : { ...record, productFamily };
-  const micros = variantMicros(linuxMicros, type.spec.vcpu, variant);
-  file.products.push([sku, product]);
-  file.onDemand.push([
-    sku,
-    onDemandFor(sku, micros, variant, type.spec.instanceType, EFFECTIVE_DATE),
-  ]);
-  if (withReserved) {
-    file.reserved.push([sku, reservedRecord(sku, micros, SNAPSHOT_RESERVED, EFFECTIVE_DATE)]);
+/**
+ * The offer file's `instanceFamily` attribute, which the recording lacks, from the type's name
+ * by AWS's naming scheme (documented in metadata.json as synthetic). A name outside the scheme
+ * stops the generator rather than get a guessed family.
+ */
+export function instanceFamilyOf(row: AwsRecordedRow): string {
+  const family = row.instanceType.split('.', 1)[0] ?? '';
+  const rules: readonly [RegExp, string][] = [
+    [/^t1$/, 'Micro instances'],
+    [/^u-/, 'Memory optimized'],
+    [/^(inf|trn)\d/, 'Machine Learning ASIC Instances'],
+    [/^f\d/, 'FPGA Instances'],
+    [/^vt\d/, 'Media Accelerator Instances'],
+    [/^[gp]\d/, 'GPU instance'],
+    [/^(hpc|c)\d/, 'Compute optimized'],
+    [/^(t|m|a|mac)\d/, 'General purpose'],
+    [/^(r|x|z)\d/, 'Memory optimized'],
+    [/^(i|d|h|im|is)\d/, 'Storage optimized'],
+  ];
+  const found = rules.find(([pattern]) => pattern.test(family))?.[1];
+  const where = `${AWS_RECORDING_FILE} line ${row.line}, column "instance_type"`;
+  if (found === undefined) {
+    throw new RecordedDataError(`${where}: "${row.instanceType}" has no known instance family`);
   }
+  if ((found === 'GPU instance') !== row.gpuCount > 0) {
+    throw new RecordedDataError(
+      `${where}: "${row.instanceType}" is named as ${found} but has gpu_count ${row.gpuCount}`,
+    );
+  }
+  return found;
 }
 
-/** EBS gp3 storage: a product of another family, priced per GB-month (Tokyo $0.096, §3.6). */
-function addStorage(file: RegionFile, region: Ec2RegionCode): void {
-  const { location, usagePrefix } = EC2_REGIONS[region];
-  const sku = skuFor(`provider_c/${region}/ebs-gp3`);
-  const micros = region === 'ap-northeast-2' ? 91_200 : region === 'ap-east-1' ? 105_600 : 96_000;
-  file.products.push([
-    sku,
-    {
+/** "1740" MiB -> "1.69921875 GiB", "12288" -> "12,288 GiB": exact, as AWS writes memory. */
+export function memoryText(mib: number): string {
+  const whole = Math.floor(mib / 1024);
+  // mib % 1024 / 1024 is a finite binary fraction: at most 10 decimals, exact in a double.
+  const fraction = ((mib % 1024) / 1024)
+    .toFixed(10)
+    .replace(/^0/, '')
+    .replace(/\.?0+$/, '');
+  return `${String(whole).replace(/\B(?=(\d{3})+$)/g, ',')}${fraction} GiB`;
+}
+
+const STORAGE_NAMES = { NVME_SSD: 'NVMe SSD', SSD: 'SSD', HDD: 'HDD' } as const;
+
+/** 0 -> "EBS only"; 118 NVME_SSD -> "1 x 118 NVMe SSD" (the recording gives the total only). */
+export function storageText(row: AwsRecordedRow): string {
+  if (row.storageType === '') return 'EBS only';
+  return `1 x ${row.storageGb} ${STORAGE_NAMES[row.storageType]}`;
+}
+
+/**
+ * The recorded baseline bandwidth as AWS writes a fixed figure: whole Gbps as "12 Gigabit",
+ * others in Megabit ("0.032" -> "32 Megabit", "1.562" -> "1562 Megabit"); decimal text only.
+ */
+export function networkText(row: AwsRecordedRow): string {
+  const value = canonicalDecimal(row.networkGbps);
+  if (!value.includes('.')) return `${value} Gigabit`;
+  const [whole = '0', fraction = ''] = value.split('.');
+  if (fraction.length > 3) {
+    throw new RecordedDataError(
+      `${AWS_RECORDING_FILE} line ${row.line}, column "network_gbps": "${row.networkGbps}" is finer than one megabit`,
+    );
+  }
+  return `${`${whole}${fraction.padEnd(3, '0')}`.replace(/^0+(?=\d)/, '')} Megabit`;
+}
+
+/** The recorded USD text with AWS's ten decimals ("0.0052" -> "0.0052000000"), value unchanged. */
+export function awsPriceText(usd: string): string {
+  const [whole = '0', fraction = ''] = usd.split('.');
+  return `${whole}.${fraction.padEnd(10, '0')}`;
+}
+
+function productOf(row: AwsRecordedRow, sku: string): Json {
+  const { location, usagePrefix } = EC2_REGIONS[row.region];
+  const gpuName = ec2GpuType(row.instanceType, row.gpuCount);
+  if (row.gpuCount > 0 && gpuName?.toLowerCase() !== row.gpuName.toLowerCase()) {
+    throw new RecordedDataError(
+      `${AWS_RECORDING_FILE} line ${row.line}, column "gpu_name": "${row.gpuName}", but the adapter names the GPU of ${row.instanceType} "${gpuName ?? ''}"; update EC2_GPU_MODELS first`,
+    );
+  }
+  const attributes: Record<string, string> = {
+    servicecode: 'AmazonEC2',
+    location,
+    locationType: 'AWS Region',
+    instanceType: row.instanceType,
+    instanceFamily: instanceFamilyOf(row),
+    vcpu: String(row.vcpus),
+    physicalProcessor: row.cpuManufacturer,
+    memory: memoryText(row.memoryMib),
+    storage: storageText(row),
+    networkPerformance: networkText(row),
+    processorArchitecture: row.cpuArch,
+    tenancy: 'Shared',
+    operatingSystem: 'Linux',
+    licenseModel: 'No License required',
+    usagetype: `${usagePrefix}-BoxUsage:${row.instanceType}`,
+    operation: 'RunInstances',
+    capacitystatus: 'Used',
+  };
+  if (row.gpuCount > 0) attributes['gpu'] = String(row.gpuCount);
+  attributes['marketoption'] = 'OnDemand';
+  attributes['preInstalledSw'] = 'NA';
+  attributes['regionCode'] = row.region;
+  attributes['servicename'] = 'Amazon Elastic Compute Cloud';
+  // AWS files the .metal sizes under their own product family (upstream-formats.md §3.3).
+  const productFamily = /\.metal(-|$)/.test(row.instanceType)
+    ? 'Compute Instance (bare metal)'
+    : 'Compute Instance';
+  return { sku, productFamily, attributes };
+}
+
+function onDemandOf(row: AwsRecordedRow, sku: string): Json {
+  const term = `${sku}.${ON_DEMAND_CODE}`;
+  const rate = `${term}.${HOURLY_RATE_CODE}`;
+  return {
+    [term]: {
+      offerTermCode: ON_DEMAND_CODE,
       sku,
-      productFamily: 'Storage',
-      attributes: {
-        servicecode: 'AmazonEC2',
-        location,
-        locationType: 'AWS Region',
-        storageMedia: 'SSD-backed',
-        volumeType: 'General Purpose',
-        maxVolumeSize: '16 TiB',
-        maxIopsvolume: '16000',
-        maxThroughputvolume: '1000 MiB/s',
-        usagetype: `${usagePrefix}-EBS:VolumeUsage.gp3`,
-        operation: '',
-        regionCode: region,
-        servicename: 'Amazon Elastic Compute Cloud',
-        volumeApiName: 'gp3',
-      },
-    },
-  ]);
-  const description = `$${(micros / 1e6).toFixed(3)} per GB-month of General Purpose (gp3) provisioned storage - ${location}`;
-  const record = onDemandRecord(sku, micros, description, EFFECTIVE_DATE);
-  file.onDemand.push([sku, JSON.parse(JSON.stringify(record).replace('"Hrs"', '"GB-Mo"')) as Json]);
-}
-
-function regionFile(region: Ec2RegionCode): RegionFile {
-  const file: RegionFile = { products: [], onDemand: [], reserved: [] };
-  const types = CATALOG.filter((t) => t.regions === undefined || t.regions.includes(region));
-  types.forEach((type, index) => {
-    const { micros } = snapshotPrice(type, region);
-    const name = type.spec.instanceType;
-    addProduct(file, region, type, 'linux', micros, index % 5 === 0);
-    const neighbour = NEIGHBOURS[index % NEIGHBOURS.length] ?? 'windows';
-    addProduct(file, region, type, neighbour, micros, index % 7 === 0);
-    if (name === 'g5.xlarge') addProduct(file, region, type, 'capacity-block', micros, false);
-    if (region === 'ap-northeast-1' && (name === 't3.micro' || name === 'c5.large')) {
-      addProduct(file, region, type, 'local-zone', micros, false);
-    }
-    if (name === 'm5.2xlarge') {
-      // Bare metal is its own product family: never listed.
-      const metal: CatalogType = {
-        ...type,
-        usEastMicros: 4_608_000,
-        spec: {
-          ...type.spec,
-          instanceType: 'm5.metal',
-          vcpu: 96,
-          memory: '384 GiB',
-          networkPerformance: '25 Gigabit',
+      effectiveDate: PUBLICATION_DATE,
+      priceDimensions: {
+        [rate]: {
+          rateCode: rate,
+          description: `$${row.priceUsdPerHour} per On Demand Linux ${row.instanceType} Instance Hour`,
+          beginRange: '0',
+          endRange: 'Inf',
+          unit: 'Hrs',
+          pricePerUnit: { USD: awsPriceText(row.priceUsdPerHour) },
+          appliesTo: [],
         },
-      };
-      const metalMicros = snapshotPrice(metal, region).micros;
-      addProduct(file, region, metal, 'linux', metalMicros, false, 'Compute Instance (bare metal)');
-    }
-  });
-  addStorage(file, region);
-  return file;
+      },
+      termAttributes: {},
+    },
+  };
 }
 
-function regionFileText(region: Ec2RegionCode): string {
-  const file = regionFile(region);
+/** The synthetic SKU of a recorded row: 16 characters from a hash of region and type. */
+export function recordedSku(region: AwsRegion, instanceType: string): string {
+  return skuFor(`provider_c/${region}/${instanceType}`);
+}
+
+function regionFileText(rows: readonly AwsRecordedRow[]): string {
+  const products: [string, Json][] = [];
+  const onDemand: [string, Json][] = [];
+  for (const row of rows) {
+    const sku = recordedSku(row.region, row.instanceType);
+    products.push([sku, productOf(row, sku)]);
+    onDemand.push([sku, onDemandOf(row, sku)]);
+  }
   const doc: Json = {
     formatVersion: 'v1.0',
-    disclaimer: DISCLAIMER,
+    disclaimer: `Generated by cloudprice from prices recorded from the AWS Price List API on ${AWS_OBSERVED_AT} (${ATTRIBUTION}); see metadata.json and ${LICENCE_FILE} at the top of this snapshot.`,
     offerCode: 'AmazonEC2',
     version: VERSION,
     publicationDate: PUBLICATION_DATE,
-    products: Object.fromEntries(file.products),
-    terms: {
-      OnDemand: Object.fromEntries(file.onDemand),
-      Reserved: Object.fromEntries(file.reserved),
-    },
+    products: Object.fromEntries(products),
+    terms: { OnDemand: Object.fromEntries(onDemand) },
     attributesList: {},
   };
   return `${formatAwsJson(doc)}\n`;
 }
 
 function offerIndexText(): string {
-  const other = (code: string) => ({
-    offerCode: code,
-    versionIndexUrl: `/offers/v1.0/aws/${code}/index.json`,
-    currentVersionUrl: `/offers/v1.0/aws/${code}/current/index.json`,
-    currentRegionIndexUrl: `/offers/v1.0/aws/${code}/current/region_index.json`,
-  });
   const doc: Json = {
     formatVersion: 'v1.0',
-    disclaimer: DISCLAIMER,
+    disclaimer: 'Trimmed to the EC2 offer, the only one cloudprice reads.',
     publicationDate: PUBLICATION_DATE,
     offers: {
-      AmazonS3: other('AmazonS3'),
       AmazonEC2: {
-        ...other('AmazonEC2'),
-        savingsPlanVersionIndexUrl: '/savingsPlan/v1.0/aws/AWSComputeSavingsPlan/index.json',
-        currentSavingsPlanIndexUrl:
-          '/savingsPlan/v1.0/aws/AWSComputeSavingsPlan/current/region_index.json',
+        offerCode: 'AmazonEC2',
+        versionIndexUrl: `${EC2_BASE}/index.json`,
+        currentVersionUrl: `${EC2_BASE}/current/index.json`,
+        currentRegionIndexUrl: `${EC2_BASE}/current/region_index.json`,
       },
-      AmazonRDS: other('AmazonRDS'),
     },
   };
   return `${formatAwsJson(doc)}\n`;
 }
 
 function regionIndexText(): string {
-  // Real region indexes list every region; the snapshot holds files for our five only.
-  const codes = ['us-east-1', ...EC2_REGION_CODES, 'eu-west-1'];
   const doc: Json = {
     formatVersion: 'v1.0',
-    disclaimer: DISCLAIMER,
+    disclaimer: 'Trimmed to the five Asian regions cloudprice lists.',
     publicationDate: PUBLICATION_DATE,
     regions: Object.fromEntries(
-      codes.map((code) => [
+      AWS_REGIONS.map((code) => [
         code,
         { regionCode: code, currentVersionUrl: `${EC2_BASE}/current/${code}/index.json` },
       ]),
@@ -215,59 +234,94 @@ function regionIndexText(): string {
   return `${formatAwsJson(doc)}\n`;
 }
 
-function metadataText(): string {
-  const derived: Record<string, string[]> = {};
-  let derivedCount = 0;
-  for (const region of EC2_REGION_CODES) {
-    derived[region] = CATALOG.filter((t) => t.regions === undefined || t.regions.includes(region))
-      .filter((t) => snapshotPrice(t, region).status === 'derived')
-      .map((t) => t.spec.instanceType);
-    derivedCount += derived[region].length;
-  }
-  const known = (status: 'confirmed' | 'recalled') =>
-    KNOWN_PRICES.filter((k) => k.status === status).map((k) => ({
-      region: k.region,
-      instance_type: k.instanceType,
-      hourly_usd: priceText(k.micros),
-      source: k.source,
-    }));
+function metadataText(rows: readonly AwsRecordedRow[]): string {
+  const perRegion = Object.fromEntries(
+    AWS_REGIONS.map((region) => [region, rows.filter((r) => r.region === region).length]),
+  );
   const metadata = {
     provider: 'provider_c',
-    source:
-      'AWS Price List Bulk API, EC2 offer files (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/index.json), in the real file layout',
-    generated_by:
-      'scripts/snapshots/generate-provider-c-snapshot.ts (table: scripts/snapshots/provider-c-catalog.ts)',
-    snapshot_date: SNAPSHOT_DATE,
-    prices_are_approximate: true,
-    statement:
-      'These prices are approximate and dated ' +
-      SNAPSHOT_DATE +
-      '. Only the prices listed under "confirmed" were read from a real price list or bill; those under "recalled" are remembered, not verified; every other price is derived (a recalled us-east-1 list price times a regional factor, rounded to $0.0001). SKUs are made up. A live sync against the AWS Price List Bulk API replaces all of them.',
-    confirmed: known('confirmed'),
-    recalled: known('recalled'),
-    derived: {
-      count: derivedCount,
-      method:
-        'us-east-1 on-demand Linux list price (recalled) x region_factors[region][group], rounded to $0.0001',
-      region_factors: REGION_FACTORS,
-      instance_types: derived,
+    data_source: PROVIDER_C_DATA_SOURCE,
+    upstream:
+      'AWS Price List Bulk API, EC2 offer files (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/index.json)',
+    recorded_in: `Spare Cores sc-data, commit ${SPARE_CORES_COMMIT}, src/sc_data/data/sc-data-all.db (crawled from the AWS Price List API); kept in this repository as data/sources/${AWS_RECORDING_FILE}`,
+    observed_at: AWS_OBSERVED_AT,
+    licence: {
+      name: 'CC BY-SA 4.0',
+      attribution: ATTRIBUTION,
+      notice: LICENCE_FILE,
+      scope:
+        'this directory (data/snapshots/provider_c) and data/sources/aws-ap-ondemand-linux-2024-02-21.csv are a separately licensed data file; the code is not',
     },
-    filtered_out_neighbours:
-      'each region file also holds Windows, RHEL, SUSE, SQL Server, BYOL, Dedicated, capacity-reservation and capacity-block variants, a Tokyo Local Zone, bare metal and EBS gp3 products; their prices are rough and never listed',
+    generated_by:
+      'scripts/snapshots/generate-provider-c-snapshot.ts (npm run snapshots:generate-c)',
+    records: rows.length,
+    records_per_region: perRegion,
+    slice:
+      'operatingSystem Linux, tenancy Shared, preInstalledSw NA, licenseModel No License required, capacitystatus Used, on demand: the products the adapter lists, and only those',
+    prices:
+      'Every pricePerUnit.USD is the recorded price_usd_per_hour, padded to the ten decimals AWS writes and otherwise unchanged. Monthly prices are hourly x 730 (D36). No price is derived, estimated or remembered.',
+    from_the_recording: [
+      'instanceType, regionCode, vcpu, memory (memory_mib / 1024, exact, as "N GiB"), gpu (gpu_count)',
+      'storage: "EBS only" when storage_gb is 0, else "1 x <storage_gb> <NVMe SSD|SSD|HDD>" (the recording gives the total, not the disk count)',
+      'networkPerformance: the recorded baseline bandwidth (network_gbps) written as "N Gigabit" or "N Megabit"; AWS itself writes a class or a burst ceiling ("Up to 12500 Megabit")',
+      'physicalProcessor: the recorded processor maker only (cpu_manufacturer: Intel, AMD, AWS); processorArchitecture: the recorded cpu_arch (X86_64, ARM64, I386), not AWS\'s "64-bit"',
+      'GPU name: not an offer-file attribute; the adapter names GPUs by instance family (src/sync/providers/provider-c/classify.ts), and the generator stops if that name differs from the recorded gpu_name',
+    ],
+    synthetic: [
+      'sku: 16 characters from a SHA-256 of "provider_c/<region>/<instance type>" (the recording has no SKUs)',
+      'offerTermCode JRTCKXETXF and rate code 6YS6EN2CT7: the real on-demand codes, the same in every AWS offer file; the term and rate keys are built from the synthetic SKU',
+      `version ${VERSION}, publicationDate and effectiveDate ${AWS_OBSERVED_AT}: the time the figures were observed, not a date AWS published`,
+      "instanceFamily: from the type name by AWS's naming scheme (t1 Micro; t, m, a, mac General purpose; c, hpc Compute optimized; r, x, z, u- Memory optimized; i, d, h, im, is Storage optimized; g, p GPU instance; inf, trn, f, vt accelerators)",
+      'productFamily "Compute Instance (bare metal)" for the .metal and .metal-<n>xl sizes, as AWS files them; the fixed attributes of the slice (servicecode, location, usagetype, operation, tenancy, operatingSystem, licenseModel, capacitystatus, marketoption, preInstalledSw)',
+    ],
+    not_listed:
+      'The inf, trn and vt accelerator types (no GPU count, so no honest instance_family under D35) are in the files but not in the catalogue; every other recorded type is listed, the bare-metal sizes included.',
+    known_gaps:
+      'Types AWS launched after February 2024 are missing, and prices may have changed since.',
+    statement: `Real AWS on-demand Linux list prices, observed on ${AWS_OBSERVED_AT.slice(0, 10)} and recorded by Spare Cores (${ATTRIBUTION}). A live sync (PROVIDER_C_URL=https://pricing.us-east-1.amazonaws.com) replaces them.`,
   };
   return `${JSON.stringify(metadata, null, 2)}\n`;
 }
 
-export async function generateProviderCSnapshot(outDir: string): Promise<string[]> {
+function licenceText(): string {
+  return `# Data licence: provider_c snapshot
+
+The files in this directory (\`data/snapshots/provider_c/\`) are generated from
+\`data/sources/${AWS_RECORDING_FILE}\`, which holds AWS EC2 on-demand prices recorded
+from the AWS Price List API on ${AWS_OBSERVED_AT} by Spare Cores.
+
+Attribution: **${ATTRIBUTION}**.
+Source: Spare Cores sc-data (https://github.com/SpareCores/sc-data), commit
+\`${SPARE_CORES_COMMIT}\`, \`src/sc_data/data/sc-data-all.db\`.
+
+These data files are licensed under the Creative Commons Attribution-ShareAlike 4.0
+International licence (https://creativecommons.org/licenses/by-sa/4.0/). They are a separately
+licensed part of this repository: the cloudprice source code is not under CC BY-SA, and
+this licence does not extend to it. If you redistribute these files or data derived from
+them, keep this notice and share the derived data under the same licence.
+
+Changes made: the recording was converted into the AWS Price List offer-file layout with
+synthetic SKUs and dates (see \`metadata.json\`); every price is unchanged.
+`;
+}
+
+/** Writes the snapshot under `outDir` (replacing what is there); returns the relative paths. */
+export async function generateProviderCSnapshot(
+  outDir: string,
+  recordingFile = AWS_RECORDING_FILE,
+): Promise<string[]> {
+  const rows = await readAwsRecording(recordingFile);
   const files: [string, string][] = [
     ['offers/v1.0/aws/index.json', offerIndexText()],
     ['offers/v1.0/aws/AmazonEC2/current/region_index.json', regionIndexText()],
-    ...EC2_REGION_CODES.map((region): [string, string] => [
+    ...AWS_REGIONS.map((region): [string, string] => [
       `offers/v1.0/aws/AmazonEC2/current/${region}/index.json`,
-      regionFileText(region),
+      regionFileText(rows.filter((row) => row.region === region)),
     ]),
-    ['metadata.json', metadataText()],
+    ['metadata.json', metadataText(rows)],
+    [LICENCE_FILE, licenceText()],
   ];
+  await rm(outDir, { recursive: true, force: true });
   for (const [relative, text] of files) {
     const target = path.join(outDir, relative);
     await mkdir(path.dirname(target), { recursive: true });
@@ -284,7 +338,9 @@ if (invokedDirectly) {
   generateProviderCSnapshot(outDir).then(
     (written) => console.log(`provider_c snapshot: wrote ${written.length} files under ${outDir}`),
     (err: unknown) => {
-      console.error('provider_c snapshot generation failed:', err);
+      console.error(
+        `provider_c snapshot generation failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
       process.exitCode = 1;
     },
   );

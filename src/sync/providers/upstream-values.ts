@@ -32,8 +32,8 @@ export const UNKNOWN_GPU_TYPE = 'Unknown GPU';
 /** Bounds for resource figures, generous enough for any real plan (they reject absurd values). */
 export const LIMITS = {
   maxVcpu: 1024,
-  /** 16 TiB in MB. */
-  maxMemoryMb: 16 * 1024 * 1024,
+  /** 64 TiB in MB (AWS u-24tb1.112xlarge has 24 TiB). */
+  maxMemoryMb: 64 * 1024 * 1024,
   /** 10 PB in MB (Linode reports disk in MB). */
   maxDiskMb: 10_000_000_000,
   /** 10 PB in GB (Vultr reports disk in GB per disk). */

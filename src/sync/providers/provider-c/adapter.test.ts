@@ -4,7 +4,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../../../../test/support/fake-upstream.js';
-import { CATALOG, KNOWN_PRICES } from '../../../../scripts/snapshots/provider-c-catalog.js';
+import {
+  readAwsRecording,
+  type AwsRecordedRow,
+} from '../../../../scripts/snapshots/aws-recording.js';
 import type { Ec2RegionCode } from '../../../../scripts/snapshots/provider-c-records.js';
 import type { ProviderCatalog } from '../../offer.js';
 import {
@@ -68,26 +71,34 @@ describe('provider_c adapter on the bundled snapshot (file://)', () => {
     expect(catalog.skippedRecords).toBe(0);
   });
 
-  it('lists exactly the table types of each region, once each: the neighbours are filtered out', () => {
+  it('lists every recorded type of each region once, but the accelerators (D35)', async () => {
+    const recorded: AwsRecordedRow[] = await readAwsRecording();
     for (const region of OUR_REGIONS) {
       const listed = catalog.offers.filter((o) => o.regionCode === region).map((o) => o.instanceId);
-      const expected = CATALOG.filter((t) => t.regions === undefined || t.regions.includes(region))
-        .map((t) => t.spec.instanceType)
+      const expected = recorded
+        .filter((r) => r.region === region && !/^(inf|trn|vt)\d/.test(r.instanceType))
+        .map((r) => r.instanceType)
         .sort();
       expect(listed).toEqual(expected);
     }
-    expect(catalog.offers.some((o) => o.instanceId === 'm5.metal')).toBe(false);
+    expect(catalog.offers).toHaveLength(2284);
   });
 
-  it('carries the confirmed and recalled prices exactly', () => {
-    for (const known of KNOWN_PRICES) {
-      const offer = catalog.offers.find(
-        (o) => o.regionCode === known.region && o.instanceId === known.instanceType,
-      );
-      expect(offer?.hourlyMicros, `${known.region} ${known.instanceType}`).toBe(known.micros);
-      // Monthly = hourly x 730 in whole cents (the monthly price rule, money.ts).
-      expect(offer?.monthlyMicros).toBe(Math.round((known.micros * 730) / 10_000) * 10_000);
-    }
+  it('lists the bare-metal sizes, which the offer files keep in their own product family', () => {
+    const metal = catalog.offers.find(
+      (o) => o.regionCode === 'ap-northeast-1' && o.instanceId === 'm5.metal',
+    );
+    expect(metal).toMatchObject({ vcpu: 96, memoryMb: 393_216, hourlyMicros: 5_952_000 });
+  });
+
+  it('carries prices seen in other public sources exactly (upstream-formats.md §3.6)', () => {
+    const tokyo = (id: string) =>
+      catalog.offers.find((o) => o.regionCode === 'ap-northeast-1' && o.instanceId === id);
+    expect(tokyo('t4g.small')?.hourlyMicros).toBe(21_600);
+    expect(tokyo('t4g.medium')?.hourlyMicros).toBe(43_200);
+    expect(tokyo('t2.micro')?.hourlyMicros).toBe(15_200);
+    // Monthly = hourly x 730 in whole cents (money.ts): 11.096 -> 11.10.
+    expect(tokyo('t2.micro')?.monthlyMicros).toBe(11_100_000);
   });
 
   it('maps specs into our units and families', () => {
@@ -97,17 +108,22 @@ describe('provider_c adapter on the bundled snapshot (file://)', () => {
       vcpu: 4,
       memoryMb: 16_384,
       storageGb: 125,
-      networkSpeedGbps: 25,
+      networkSpeedGbps: 5,
       gpuCount: 1,
       gpuType: 'NVIDIA T4',
       family: 'gpu',
       transferTb: 0,
     });
-    expect(tokyo('t2.micro')).toMatchObject({ vcpu: 1, memoryMb: 1024, networkSpeedGbps: 0.3 });
-    expect(tokyo('m6i.large')).toMatchObject({ networkSpeedGbps: 12.5, family: 'general' });
+    expect(tokyo('t2.micro')).toMatchObject({ vcpu: 1, memoryMb: 1024, networkSpeedGbps: 0.064 });
+    expect(tokyo('m6i.large')).toMatchObject({ networkSpeedGbps: 0.781, family: 'general' });
     expect(tokyo('c7g.xlarge')?.family).toBe('compute');
     expect(tokyo('r7i.2xlarge')).toMatchObject({ family: 'memory', memoryMb: 65_536 });
     expect(tokyo('i4i.large')).toMatchObject({ family: 'storage', storageGb: 468 });
+    expect(tokyo('g5g.xlarge')).toMatchObject({
+      gpuCount: 1,
+      gpuType: 'NVIDIA T4G',
+      family: 'gpu',
+    });
   });
 });
 
@@ -161,7 +177,7 @@ describe('provider_c adapter over HTTP (fake upstream)', () => {
       regionMap: { 'ap-east-1': 'ap-northeast-1', 'ap-northeast-1': 'ap-east-1' },
     });
     const tokyoFile = catalog.offers.filter((o) => o.regionCode === 'ap-east-1');
-    // ap-east-1 is now fed by the Tokyo file, whose t4g.small price is confirmed.
+    // ap-east-1 is now fed by the Tokyo file: Tokyo's t4g.small price (Hong Kong's is 0.0232).
     expect(tokyoFile.find((o) => o.instanceId === 't4g.small')?.hourlyMicros).toBe(21_600);
     expect(tokyoFile.some((o) => o.instanceId === 't2.micro')).toBe(true);
   });

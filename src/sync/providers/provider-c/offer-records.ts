@@ -49,13 +49,13 @@ export interface KeptProduct {
  * Byte patterns every product the filter keeps must contain, as written in JSON without escapes.
  * The scanner tests a product's raw bytes for them before it parses the product, so the ~95% of
  * products that cannot match are never materialised. The patterns follow from the filter below
- * (operation must equal "RunInstances", productFamily "Compute Instance", usagetype must contain
- * "BoxUsage:"); a product whose bytes hold any JSON escape is always parsed, because an escaped
+ * (operation must equal "RunInstances", productFamily must start with "Compute Instance", usagetype
+ * must contain "BoxUsage:"); a product whose bytes hold any JSON escape is always parsed, because an escaped
  * string could equal a pattern without containing its bytes.
  */
 export const PRODUCT_PREFILTER_PATTERNS: readonly string[] = [
   '"RunInstances"',
-  '"Compute Instance"',
+  '"Compute Instance',
   'BoxUsage:',
 ];
 
@@ -87,6 +87,16 @@ function asProductRecord(value: unknown): ProductRecord | null {
   if (!isJsonObject(attributes)) return null;
   return { sku, productFamily, attributes };
 }
+
+/**
+ * Product families we list: virtual instances, and the `.metal` sizes, which AWS files as
+ * "Compute Instance (bare metal)" but launches and bills by the hour like any other type
+ * (m5.metal costs what m5.24xlarge costs). Dedicated Hosts and the rest are other families.
+ */
+const LISTED_PRODUCT_FAMILIES: ReadonlySet<string> = new Set([
+  'Compute Instance',
+  'Compute Instance (bare metal)',
+]);
 
 /** The §3.4 filter: plain on-demand Linux, shared tenancy, no pre-installed software. */
 const REQUIRED_ATTRIBUTES: Readonly<Record<string, string>> = {
@@ -125,7 +135,7 @@ export function classifyProduct(
   if (product.sku !== key) {
     return { kind: 'invalid', reason: `sku "${product.sku.slice(0, 64)}" under key "${key}"` };
   }
-  if (product.productFamily !== 'Compute Instance') return { kind: 'filtered' };
+  if (!LISTED_PRODUCT_FAMILIES.has(product.productFamily)) return { kind: 'filtered' };
   const attributes = product.attributes;
   for (const [name, expected] of Object.entries(REQUIRED_ATTRIBUTES)) {
     if (own(attributes, name) !== expected) return { kind: 'filtered' };

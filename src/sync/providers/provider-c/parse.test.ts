@@ -157,6 +157,14 @@ describe('the plain on-demand Linux filter', () => {
     expect(classifyProduct('S', variant({ marketoption: undefined }), REGION).kind).toBe('kept');
   });
 
+  it('keeps the bare-metal sizes, which AWS files as their own product family', () => {
+    const metal = { ...base, productFamily: 'Compute Instance (bare metal)' };
+    expect(classifyProduct('S', metal, REGION).kind).toBe('kept');
+    expect(classifyProduct('S', { ...base, productFamily: 'Compute Instance (x)' }).kind).toBe(
+      'filtered',
+    );
+  });
+
   it.each([
     ['Windows', { operatingSystem: 'Windows', operation: 'RunInstances:0002' }],
     ['RHEL', { operatingSystem: 'RHEL', operation: 'RunInstances:0010' }],

@@ -65,16 +65,26 @@ describe('provider_c bundled snapshot', () => {
     }
   });
 
-  it('keeps every region file small and says its prices are approximate', async () => {
+  it('keeps every region file under 2 MB and names its source, date and licence', async () => {
     const files = await listFiles(SNAPSHOT);
     for (const file of files.filter((f) => f.endsWith('/index.json'))) {
-      expect((await stat(path.join(SNAPSHOT, file))).size, file).toBeLessThan(400 * 1024);
+      expect((await stat(path.join(SNAPSHOT, file))).size, file).toBeLessThan(2 * 1024 * 1024);
     }
     const metadata: unknown = JSON.parse(
       await readFile(path.join(SNAPSHOT, 'metadata.json'), 'utf8'),
     );
-    expect(metadata).toMatchObject({ provider: 'provider_c', prices_are_approximate: true });
+    expect(metadata).toMatchObject({
+      provider: 'provider_c',
+      data_source: { observed_at: '2024-02-21T08:20:21Z' },
+      observed_at: '2024-02-21T08:20:21Z',
+      licence: { name: 'CC BY-SA 4.0', attribution: 'Spare Cores (sc-data), CC BY-SA 4.0' },
+      records: 2311,
+    });
     expect(JSON.stringify(metadata)).toMatch(/live sync .* replaces/);
+    expect(JSON.stringify(metadata)).toMatch(/sku: .*synthetic|synthetic.*sku/i);
+    const notice = await readFile(path.join(SNAPSHOT, 'DATA-LICENSE.md'), 'utf8');
+    expect(notice).toContain('Spare Cores (sc-data), CC BY-SA 4.0');
+    expect(notice).toContain('https://creativecommons.org/licenses/by-sa/4.0/');
   });
 
   it('refreshes into a trimmed snapshot that syncs to the same catalogue', async () => {

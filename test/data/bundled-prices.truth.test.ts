@@ -1,0 +1,125 @@
+// Pins truth (issue 8, D37): every price the bundled snapshots carry is a figure the provider
+// published, as recorded in data/sources/, and no bundled record lacks one. The snapshots are
+// read the way the app reads them by default (file:// through the real adapters, worker threads
+// for provider_c), and the recorded files are read here with a plain CSV split, independently
+// of the generators that wrote the snapshots.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decimalToMicros } from '../../src/catalog/money.js';
+import type { ProviderCatalog } from '../../src/sync/offer.js';
+import { createProviderCAdapter } from '../../src/sync/providers/provider-c/adapter.js';
+import { createUpstreamClient } from '../../src/sync/upstream/http-upstream-client.js';
+import type { UpstreamClient } from '../../src/sync/upstream/upstream-client.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const SOURCES = new URL('data/sources/', ROOT);
+const SNAPSHOTS = new URL('data/snapshots/', ROOT);
+
+/** Rows of a recorded CSV without quoted cells, as objects keyed by the header. */
+async function plainCsv(name: string): Promise<Record<string, string>[]> {
+  const text = await readFile(new URL(name, SOURCES), 'utf8');
+  const [header = '', ...lines] = text.trimEnd().split('\n');
+  const columns = header.split(',');
+  return lines.map((line) => {
+    expect(line, `${name}: no quoted cells expected`).not.toContain('"');
+    const cells = line.split(',');
+    expect(cells, `${name}: ${line}`).toHaveLength(columns.length);
+    return Object.fromEntries(columns.map((c, i) => [c, cells[i] ?? '']));
+  });
+}
+
+function micros(text: string | undefined, what: string): number {
+  const value = text === undefined ? null : decimalToMicros(text);
+  if (value === null) throw new Error(`${what}: "${String(text)}" is not a price`);
+  return value;
+}
+
+async function syncSnapshot(
+  provider: string,
+  adapter: (client: UpstreamClient) => { fetchCatalog(signal: AbortSignal): Promise<ProviderCatalog> },
+): Promise<ProviderCatalog> {
+  const client = createUpstreamClient({
+    baseUrl: pathToFileURL(fileURLToPath(new URL(`${provider}/`, SNAPSHOTS))).href,
+    connectTimeoutMs: 5_000,
+    firstByteTimeoutMs: 5_000,
+    totalTimeoutMs: 30_000,
+    maxRetries: 0,
+    maxResponseBytes: 64 * 1024 * 1024,
+    userAgent: 'cloudprice-test',
+  });
+  try {
+    return await adapter(client).fetchCatalog(AbortSignal.timeout(30_000));
+  } finally {
+    await client.close();
+  }
+}
+
+describe('provider_c (AWS) bundled prices are the recorded ones', () => {
+  const recordFile = 'aws-ap-ondemand-linux-2024-02-21.csv';
+  let recorded: Map<string, Record<string, string>>;
+  let catalog: ProviderCatalog;
+
+  beforeAll(async () => {
+    const rows = await plainCsv(recordFile);
+    recorded = new Map(rows.map((r) => [`${r['region']} ${r['instance_type']}`, r]));
+    expect(recorded.size).toBe(rows.length);
+    catalog = await syncSnapshot('provider_c', (client) => createProviderCAdapter({ client }));
+  });
+
+  it('lists only recorded types, each at its recorded hourly price (monthly = x 730, D36)', () => {
+    expect(catalog.offers.length).toBeGreaterThan(0);
+    for (const offer of catalog.offers) {
+      const key = `${offer.regionCode} ${offer.instanceId}`;
+      const row = recorded.get(key);
+      expect(row, `${key} has no recorded figure`).toBeDefined();
+      const hourly = micros(row?.['price_usd_per_hour'], key);
+      expect(offer.hourlyMicros, key).toBe(hourly);
+      expect(offer.monthlyMicros, key).toBe(hourly * 730);
+      expect(offer.vcpu, key).toBe(Number(row?.['vcpus']));
+      expect(offer.memoryMb, key).toBe(Number(row?.['memory_mib']));
+      expect(offer.gpuCount, key).toBe(Number(row?.['gpu_count']));
+      expect(offer.storageGb, key).toBe(Number(row?.['storage_gb']));
+    }
+  });
+
+  it('leaves out only the accelerator types it cannot classify (D35)', () => {
+    const listed = new Set(catalog.offers.map((o) => `${o.regionCode} ${o.instanceId}`));
+    const unlisted = [...recorded.keys()].filter((key) => !listed.has(key));
+    expect(unlisted.every((key) => /^\S+ (inf|trn|vt)\d/.test(key)), unlisted.join(', ')).toBe(
+      true,
+    );
+  });
+
+  it('holds no price in its offer files but the recorded ones, one product per recorded row', async () => {
+    const regions = ['ap-east-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-southeast-1'];
+    let products = 0;
+    for (const region of regions) {
+      const file = new URL(
+        `provider_c/offers/v1.0/aws/AmazonEC2/current/${region}/index.json`,
+        SNAPSHOTS,
+      );
+      const doc = JSON.parse(await readFile(file, 'utf8')) as {
+        products: Record<string, { attributes: { instanceType: string } }>;
+        terms: Record<string, Record<string, Record<string, { priceDimensions: object }>>>;
+      };
+      expect(Object.keys(doc.terms)).toEqual(['OnDemand']);
+      for (const [sku, product] of Object.entries(doc.products)) {
+        products += 1;
+        const key = `${region} ${product.attributes.instanceType}`;
+        const row = recorded.get(key);
+        expect(row, `${key} has no recorded figure`).toBeDefined();
+        const terms = Object.values(doc.terms['OnDemand']?.[sku] ?? {});
+        expect(terms, key).toHaveLength(1);
+        const dimensions = Object.values(terms[0]?.priceDimensions ?? {}) as {
+          pricePerUnit: { USD: string };
+        }[];
+        expect(dimensions, key).toHaveLength(1);
+        expect(micros(dimensions[0]?.pricePerUnit.USD, key), key).toBe(
+          micros(row?.['price_usd_per_hour'], key),
+        );
+      }
+    }
+    expect(products).toBe(recorded.size);
+  });
+});
