@@ -252,8 +252,7 @@ function metadataText(rows: readonly AwsRecordedRow[]): string {
       scope:
         'this directory (data/snapshots/provider_c) and data/sources/aws-ap-ondemand-linux-2024-02-21.csv are a separately licensed data file; the code is not',
     },
-    generated_by:
-      'scripts/snapshots/generate-provider-c-snapshot.ts (npm run snapshots:generate-c)',
+    generated_by: 'scripts/snapshots/generate-provider-c-snapshot.ts (npm run snapshots:generate)',
     records: rows.length,
     records_per_region: perRegion,
     slice:
@@ -305,12 +304,18 @@ synthetic SKUs and dates (see \`metadata.json\`); every price is unchanged.
 `;
 }
 
+export interface ProviderCGenerateOptions {
+  /** Keep only these recorded rows (test fixtures hold a subset; the bundled snapshot all). */
+  readonly keep?: (row: AwsRecordedRow) => boolean;
+}
+
 /** Writes the snapshot under `outDir` (replacing what is there); returns the relative paths. */
 export async function generateProviderCSnapshot(
   outDir: string,
-  recordingFile = AWS_RECORDING_FILE,
+  options: ProviderCGenerateOptions = {},
 ): Promise<string[]> {
-  const rows = await readAwsRecording(recordingFile);
+  const keep = options.keep ?? (() => true);
+  const rows = (await readAwsRecording()).filter(keep);
   const files: [string, string][] = [
     ['offers/v1.0/aws/index.json', offerIndexText()],
     ['offers/v1.0/aws/AmazonEC2/current/region_index.json', regionIndexText()],

@@ -37,7 +37,8 @@ export function refreshProviderA(
       describe: (baseUrl, date) => ({
         upstream:
           'Linode/Akamai API v4: GET /linode/types and GET /regions (all pages, merged into one)',
-        source: `${baseUrl}/linode/types and ${baseUrl}/regions, read by scripts/snapshots/provider-a.ts`,
+        recorded_in: `${baseUrl}/linode/types and ${baseUrl}/regions, read by npm run snapshots:refresh`,
+        source: `Linode API v4 /linode/types and /regions, read live on ${date}`,
         statement:
           `Every price and field is as the Linode API returned it on ${date}; ` +
           'they are real list prices of that day, and a live sync replaces them.',

@@ -39,7 +39,8 @@ export function refreshProviderB(
       parse: (documents) => parseProviderBCatalog(documents, resolveRegionMap('provider_b')),
       describe: (baseUrl, date) => ({
         upstream: 'Vultr API v2: GET /plans and GET /regions (all pages, merged into one)',
-        source: `${baseUrl}/plans and ${baseUrl}/regions, read by scripts/snapshots/provider-b.ts`,
+        recorded_in: `${baseUrl}/plans and ${baseUrl}/regions, read by npm run snapshots:refresh`,
+        source: `Vultr API v2 /plans and /regions, read live on ${date}`,
         statement:
           `Every price, location and field is as the Vultr API returned it on ${date}; ` +
           'they are real list prices of that day, and a live sync replaces them.',

@@ -105,13 +105,17 @@ export async function refreshProviderC(
       `${JSON.stringify(
         {
           provider: 'provider_c',
-          source: `AWS Price List Bulk API (${baseUrl}${OFFER_INDEX_PATH}), EC2 offer files`,
+          data_source: {
+            observed_at: fetchedAt,
+            source: `AWS Price List Bulk API (EC2 offer files), read live on ${fetchedAt.slice(0, 10)}`,
+          },
+          upstream: `AWS Price List Bulk API, EC2 offer files (${baseUrl}${OFFER_INDEX_PATH})`,
+          recorded_in: `${baseUrl}${OFFER_INDEX_PATH} and the region files it names, read by npm run snapshots:refresh`,
+          observed_at: fetchedAt,
+          licence: { name: "the provider's public price list; its terms of use apply" },
           generated_by: 'scripts/snapshots/provider-c.ts (live refresh)',
-          snapshot_date: fetchedAt.slice(0, 10),
-          fetched_at: fetchedAt,
-          prices_are_approximate: false,
           statement:
-            'Real on-demand list prices read from the live AWS Price List on the date above, trimmed to the plain on-demand Linux products we list. AWS bills the pricing page if the two disagree; a live sync replaces these prices.',
+            'Real on-demand list prices read from the live AWS Price List at observed_at, trimmed to the plain on-demand Linux products we list. AWS bills the pricing page if the two disagree; a live sync replaces these prices.',
           regions,
         },
         null,

@@ -13,22 +13,27 @@ import type { ProviderCatalog } from '../../src/sync/offer.js';
 import type { UpstreamClient } from '../../src/sync/upstream/upstream-client.js';
 import { UpstreamError } from '../../src/sync/upstream-error.js';
 
-/** Metadata written beside a snapshot (the bundled ones carry the same fields). */
+/**
+ * Metadata written beside a refreshed snapshot (D37). The generated ones carry the same core
+ * fields: `data_source` (what /health shows once the snapshot is synced), `upstream`,
+ * `recorded_in`, `observed_at`, `licence` and `statement`.
+ */
 export interface SnapshotMetadata {
   readonly provider: string;
+  readonly data_source: { readonly observed_at: string; readonly source: string };
   readonly upstream: string;
-  readonly source: string;
-  /** UTC date the documents were read, YYYY-MM-DD. */
-  readonly source_date: string;
-  /** Which prices or fields are approximate: none for a live refresh. */
-  readonly approximate: readonly string[];
+  /** Where the figures were recorded: for a refresh, the live API itself. */
+  readonly recorded_in: string;
+  /** When the documents were read, ISO date-time (UTC). */
+  readonly observed_at: string;
+  readonly licence: { readonly name: string };
   readonly statement: string;
 }
 
 export interface RefreshOptions {
   /** Upstream base URL; defaults to the provider's live API. Tests point it at a local server. */
   readonly baseUrl?: string;
-  /** The date written as `source_date`; defaults to now. */
+  /** The time written as `observed_at`; defaults to now. */
   readonly now?: Date;
   readonly signal?: AbortSignal;
 }
@@ -119,11 +124,11 @@ export interface SnapshotRefresh<Documents> {
   readonly liveUrl: string;
   fetch(client: UpstreamClient, signal: AbortSignal): Promise<Documents>;
   parse(documents: Documents): ProviderCatalog;
-  /** Where the documents came from, for the metadata. */
+  /** Where the documents came from, for the metadata; `source` is the short /health text. */
   describe(
     baseUrl: string,
     date: string,
-  ): Pick<SnapshotMetadata, 'upstream' | 'source' | 'statement'>;
+  ): Pick<SnapshotMetadata, 'upstream' | 'recorded_in' | 'statement'> & { source: string };
   /** The snapshot's documents: paths relative to the provider's directory, and their text. */
   documents(documents: Documents): ReadonlyArray<readonly [string, string]>;
 }
@@ -140,7 +145,8 @@ export async function refreshSnapshot<Documents>(
   options: RefreshOptions = {},
 ): Promise<RefreshResult> {
   const baseUrl = options.baseUrl ?? refresh.liveUrl;
-  const date = isoDate(options.now ?? new Date());
+  const observedAt = (options.now ?? new Date()).toISOString();
+  const date = isoDate(new Date(observedAt));
   const client = refreshClient(baseUrl);
   try {
     const documents = await refresh.fetch(client, options.signal ?? new AbortController().signal);
@@ -148,11 +154,13 @@ export async function refreshSnapshot<Documents>(
     if (catalog.offers.length === 0)
       throw new Error('the upstream data yields no offer in our regions');
     const dir = path.join(snapshotsDir, refresh.provider);
+    const { source, ...described } = refresh.describe(baseUrl, date);
     const metadata: SnapshotMetadata = {
       provider: refresh.provider,
-      ...refresh.describe(baseUrl, date),
-      source_date: date,
-      approximate: [],
+      data_source: { observed_at: observedAt, source },
+      ...described,
+      observed_at: observedAt,
+      licence: { name: "the provider's public API; its terms of use apply" },
     };
     const files = new Map<string, string>([
       ...refresh.documents(documents).map(([file, text]) => [path.join(dir, file), text] as const),

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { regionsOf } from '../../src/catalog/model.js';
 
 const SNAPSHOT = fileURLToPath(
-  new URL('../../data/snapshots/provider_b/plans.json', import.meta.url),
+  new URL('../fixtures/snapshots/provider_b/plans.json', import.meta.url),
 );
 const ASIAN_CODES = new Set(regionsOf('provider_b').map((r) => r.regionCode));
 

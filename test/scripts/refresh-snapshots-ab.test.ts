@@ -118,8 +118,11 @@ describe('refreshProviderA', () => {
     const metadata: unknown = JSON.parse(await readFile(path.join(dir, 'metadata.json'), 'utf8'));
     expect(metadata).toMatchObject({
       provider: 'provider_a',
-      source_date: '2026-11-22',
-      approximate: [],
+      data_source: {
+        observed_at: now.toISOString(),
+        source: expect.stringMatching(/Linode/) as unknown,
+      },
+      observed_at: now.toISOString(),
     });
     const back = await readBack(dir, (client) => createProviderAAdapter({ client }));
     expect(back).toEqual({ offers: 3, ids: new Set(['t1', 't2', 't3']) });

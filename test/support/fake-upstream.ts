@@ -5,7 +5,7 @@
 //
 // File mapping (the same as the file:// upstream): the request path names a file under `root`,
 // the query string is ignored, `.json` is added when the last segment has no extension. With
-// the default root (data/snapshots/), `${fake.url}/provider_a` is a base URL for provider_a.
+// the default root (test/fixtures/snapshots/, the test copy of data/snapshots/), `${fake.url}/provider_a` is a base URL for provider_a.
 
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -102,11 +102,14 @@ export interface FakeUpstream {
 }
 
 export interface FakeUpstreamOptions {
-  /** Directory served. Default: the repository's data/snapshots/. */
+  /**
+   * Directory served. Default: test/fixtures/snapshots/, the bundled snapshots with provider_c
+   * cut to a few hundred records (npm run snapshots:generate writes both).
+   */
   readonly root?: string;
 }
 
-const DEFAULT_ROOT = fileURLToPath(new URL('../../data/snapshots/', import.meta.url));
+const DEFAULT_ROOT = fileURLToPath(new URL('../fixtures/snapshots/', import.meta.url));
 
 type MutableRequest = { -readonly [K in keyof FakeRequest]: FakeRequest[K] };
 

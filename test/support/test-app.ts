@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
@@ -21,6 +22,13 @@ export interface TestApp {
 
 export const FIXED_NOW = Date.UTC(2026, 10, 22, 3, 0, 1);
 
+/**
+ * The test copy of the bundled snapshots: provider_a and provider_b whole, provider_c a few
+ * hundred of its 2,311 records, so app tests that sync "the bundled snapshots" stay quick. Tests
+ * of the real catalogue read data/snapshots/ explicitly.
+ */
+export const FIXTURE_SNAPSHOTS = fileURLToPath(new URL('../fixtures/snapshots/', import.meta.url));
+
 const silent = { info: () => undefined, error: () => undefined };
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -29,6 +37,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    SNAPSHOT_DIR: FIXTURE_SNAPSHOTS,
     ...env,
   });
   const created = await createServices(config, silent);

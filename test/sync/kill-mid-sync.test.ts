@@ -221,7 +221,7 @@ describe('a sync killed with SIGKILL mid-apply', () => {
 
   it('was given upstream documents the adapter accepts (guards the test itself)', () => {
     const regions = readFileSync(
-      new URL('../../data/snapshots/provider_b/regions.json', import.meta.url),
+      new URL('../fixtures/snapshots/provider_b/regions.json', import.meta.url),
       'utf8',
     );
     for (const id of ['icn', 'nrt', 'itm']) expect(regions).toContain(`"${id}"`);

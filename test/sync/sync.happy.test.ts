@@ -221,7 +221,7 @@ describe('POST /sync against an upstream that changes (fake upstream for provide
   const typesPath = '/provider_a/linode/types';
   const original = JSON.parse(
     readFileSync(
-      new URL('../../data/snapshots/provider_a/linode/types.json', import.meta.url),
+      new URL('../fixtures/snapshots/provider_a/linode/types.json', import.meta.url),
       'utf8',
     ),
   ) as { data: Array<{ id: string }>; page: number; pages: number; results: number };

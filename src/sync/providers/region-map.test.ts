@@ -3,20 +3,21 @@ import { resolveRegionMap } from './region-map.js';
 import { divideRoundHalfUp, priceToMicros, scaleTo } from './upstream-values.js';
 
 describe('resolveRegionMap', () => {
-  it('maps each of the provider regions to itself by default, in the table order', () => {
+  it('maps each of the provider regions to the upstream region of its city, in the table order', () => {
+    // D34: Linode's Osaka is jp-osa and its Singapore is ap-south (its ap-southeast is Sydney).
     expect(resolveRegionMap('provider_a')).toEqual([
       { regionCode: 'ap-northeast', upstreamId: 'ap-northeast' },
-      { regionCode: 'ap-south', upstreamId: 'ap-south' },
-      { regionCode: 'ap-southeast', upstreamId: 'ap-southeast' },
+      { regionCode: 'ap-south', upstreamId: 'jp-osa' },
+      { regionCode: 'ap-southeast', upstreamId: 'ap-south' },
     ]);
     expect(resolveRegionMap('provider_b').map((m) => m.upstreamId)).toEqual(['icn', 'nrt', 'itm']);
   });
 
   it('replaces only the codes an override names', () => {
-    expect(resolveRegionMap('provider_a', { 'ap-south': 'jp-osa' })).toEqual([
+    expect(resolveRegionMap('provider_a', { 'ap-southeast': 'sg-sin-2' })).toEqual([
       { regionCode: 'ap-northeast', upstreamId: 'ap-northeast' },
       { regionCode: 'ap-south', upstreamId: 'jp-osa' },
-      { regionCode: 'ap-southeast', upstreamId: 'ap-southeast' },
+      { regionCode: 'ap-southeast', upstreamId: 'sg-sin-2' },
     ]);
   });
 

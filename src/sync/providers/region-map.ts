@@ -1,7 +1,9 @@
-// Our region code (section 4.5) -> the upstream's region id, per provider. The default is the
-// identity (upstream-formats.md): provider_a `ap-northeast` reads Linode `ap-northeast`, and so
-// on, whatever city the upstream gives that id (D34: our table names the city). Operators can
-// point one of our codes at another upstream id through configuration.
+// Our region code (section 4.5) -> the upstream's region id, per provider. The default reads each
+// of our regions from the upstream region in the same city (D34: our table names the city):
+// provider_a Osaka (`ap-south`) from Linode `jp-osa` and Singapore (`ap-southeast`) from Linode
+// `ap-south` (which Linode labels Singapore; its `ap-southeast` is Sydney), Tokyo from Linode
+// `ap-northeast` (Tokyo 2). Every other code reads the upstream id of the same name. Operators
+// can point one of our codes at another upstream id through configuration.
 import { regionsOf, type ProviderName } from '../../catalog/model.js';
 
 /** Overrides as configuration supplies them: our region code -> upstream region id. */
@@ -13,11 +15,16 @@ export interface RegionMapping {
   readonly upstreamId: string;
 }
 
+/** Defaults where the upstream's id for our city is not our code (see the top of this file). */
+const CITY_DEFAULTS: Readonly<Partial<Record<ProviderName, RegionMapOverrides>>> = {
+  provider_a: { 'ap-south': 'jp-osa', 'ap-southeast': 'ap-south' },
+};
+
 const UPSTREAM_REGION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
- * The provider's full map: the identity for every one of its regions, replaced where `overrides`
- * names a code. Throws a plain Error (a configuration mistake, not an upstream failure) for a code
+ * The provider's full map: the same-city default for every one of its regions, replaced where
+ * `overrides` names a code. Throws a plain Error (a configuration mistake, not an upstream failure) for a code
  * that is not one of the provider's regions, a malformed upstream id, or two of our codes mapped
  * to the same upstream id (that would list one upstream region twice under two names).
  */
@@ -34,7 +41,12 @@ export function resolveRegionMap(
     }
   }
   const mapping = ours.map((regionCode) => {
-    const upstreamId = Object.hasOwn(overrides, regionCode) ? overrides[regionCode] : regionCode;
+    const defaults = CITY_DEFAULTS[provider] ?? {};
+    const upstreamId = Object.hasOwn(overrides, regionCode)
+      ? overrides[regionCode]
+      : Object.hasOwn(defaults, regionCode)
+        ? defaults[regionCode]
+        : regionCode;
     if (upstreamId === undefined || !UPSTREAM_REGION_ID.test(upstreamId)) {
       throw new Error(
         `region map for ${provider}: upstream id for "${regionCode}" must be 1-64 letters, digits, ".", "_" or "-"`,

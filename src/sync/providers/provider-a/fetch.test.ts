@@ -47,10 +47,11 @@ function linodeType(id: string): Record<string, unknown> {
   };
 }
 
+// Linode's ids of our three cities: Tokyo 2, Osaka, Singapore (region-map.ts).
 const regionRecords = [
   { id: 'ap-northeast', capabilities: ['Linodes'], status: 'ok' },
-  { id: 'ap-south', capabilities: ['Linodes', 'GPU Linodes'], status: 'ok' },
-  { id: 'ap-southeast', capabilities: ['Linodes'], status: 'ok' },
+  { id: 'jp-osa', capabilities: ['Linodes', 'GPU Linodes'], status: 'ok' },
+  { id: 'ap-south', capabilities: ['Linodes'], status: 'ok' },
 ];
 
 /** Serves `records` at `path` split into pages of `size`, each keyed by its exact query. */

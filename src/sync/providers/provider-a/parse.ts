@@ -2,7 +2,7 @@
 //
 // Units (upstream-formats.md 1.2): memory MB as is; storage GB = disk MB / 1024, rounded;
 // transfer TB = transfer GB / 1000 (decimal, as Cloud Manager shows it), 3 decimals; network Gbps
-// = network_out Mbps / 1000, 3 decimals. Prices: the `region_prices` entry whose id is the
+// = network_out Mbps / 1000, 3 decimals (0, "not published", when a document lacks it). Prices: the `region_prices` entry whose id is the
 // region's upstream id when there is one, else the base `price`; hourly and monthly both come
 // from the upstream (monthly is Linode's monthly cap, not hourly x 730), as integer micros.
 //
@@ -118,7 +118,7 @@ export function parseProviderACatalog(
         memoryMb: type.memory,
         storageGb: Math.round(type.disk / 1024),
         transferTb: scaleTo(type.transfer, 1000, 3),
-        networkSpeedGbps: scaleTo(type.network_out, 1000, 3),
+        networkSpeedGbps: scaleTo(type.network_out ?? 0, 1000, 3),
         gpuCount: type.gpus,
         gpuType: linodeGpuType(type.id, type.label, type.gpus),
         family: classification.family,

@@ -31,7 +31,9 @@ const LinodeTypeSchema = Type.Object({
   memory: Type.Integer({ minimum: 1, maximum: LIMITS.maxMemoryMb }),
   disk: Type.Integer({ minimum: 0, maximum: LIMITS.maxDiskMb }),
   transfer: Type.Integer({ minimum: 0, maximum: LIMITS.maxTransferGb }),
-  network_out: Type.Integer({ minimum: 0, maximum: LIMITS.maxNetworkMbps }),
+  // Absent in recordings that did not keep it (the bundled 2024 one): listed as 0, which our API
+  // documents as "not published", never guessed.
+  network_out: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.maxNetworkMbps })),
   gpus: Type.Integer({ minimum: 0, maximum: LIMITS.maxGpuCount }),
   // A type without a base price cannot be listed: a null price fails here and skips the record.
   price: Type.Object({

@@ -26,48 +26,51 @@ async function readSnapshot(): Promise<ProviderCatalog> {
 }
 
 describe('provider_a bundled snapshot', () => {
-  it('parses without a skipped record and lists all 37 types where their region allows', async () => {
+  it('parses without a skipped record and lists the 37 types where their region sells them', async () => {
     const catalog = await readSnapshot();
     expect(catalog.skippedRecords).toBe(0);
     expect(catalog.regionCodes).toEqual(['ap-northeast', 'ap-south', 'ap-southeast']);
-    // 24 shared, dedicated and highmem types x 3 regions + 4 GPU types in ap-south (the only one
-    // of ours with GPU Linodes); none of our regions has Premium Plans.
-    expect(catalog.offers).toHaveLength(76);
-    const ids = new Set(catalog.offers.map((o) => o.instanceId));
-    expect(ids.size).toBe(28);
-    expect([...ids].some((id) => id.startsWith('g7-premium'))).toBe(false);
-    const gpuRegions = new Set(
-      catalog.offers.filter((o) => o.gpuCount > 0).map((o) => o.regionCode),
+    const count = (region: string) => catalog.offers.filter((o) => o.regionCode === region).length;
+    // 24 nanode, standard, dedicated and highmem types everywhere; Osaka (jp-osa) also has the
+    // 4 GPU and 9 premium types, Singapore (Linode ap-south) the 4 GPU types, Tokyo 2 neither.
+    expect(count('ap-northeast')).toBe(24);
+    expect(count('ap-south')).toBe(37);
+    expect(count('ap-southeast')).toBe(28);
+    const premium = new Set(
+      catalog.offers.filter((o) => o.instanceId.startsWith('g7-premium')).map((o) => o.regionCode),
     );
-    expect(gpuRegions).toEqual(new Set(['ap-south']));
+    expect(premium).toEqual(new Set(['ap-south']));
+    // No network figure was recorded: "not published" (0), never a guess.
+    expect(catalog.offers.every((o) => o.networkSpeedGbps === 0)).toBe(true);
   });
 
-  it('holds the real July 2024 list prices of the formats file', async () => {
+  it('holds the recorded July 2024 list prices, the base price in every region of ours', async () => {
     const catalog = await readSnapshot();
-    const price = (id: string) => {
-      const found = catalog.offers.find((o) => o.instanceId === id && o.regionCode === 'ap-south');
+    const price = (id: string, region = 'ap-south') => {
+      const found = catalog.offers.find((o) => o.instanceId === id && o.regionCode === region);
       return found && [found.hourlyMicros, found.monthlyMicros];
     };
     expect(price('g6-nanode-1')).toEqual([7_500, 5_000_000]);
+    expect(price('g6-nanode-1', 'ap-northeast')).toEqual([7_500, 5_000_000]);
     expect(price('g6-standard-1')).toEqual([18_000, 12_000_000]);
-    expect(price('g6-standard-6')).toEqual([144_000, 96_000_000]);
-    expect(price('g6-dedicated-4')).toEqual([108_000, 72_000_000]);
-    expect(price('g7-highmem-1')).toEqual([90_000, 60_000_000]);
-    expect(price('g6-standard-32')?.[1]).toBe(1_152_000_000);
-    expect(price('g6-dedicated-64')?.[1]).toBe(4_608_000_000);
-    expect(price('g7-highmem-16')?.[1]).toBe(960_000_000);
-    expect(price('g1-gpu-rtx6000-1')).toEqual([1_500_000, 1_000_000_000]);
-    expect(price('g1-gpu-rtx6000-4')?.[1]).toBe(4_000_000_000);
+    expect(price('g6-dedicated-2', 'ap-southeast')).toEqual([54_000, 36_000_000]);
+    expect(price('g7-premium-2')).toEqual([64_500, 43_000_000]);
+    expect(price('g7-premium-64')?.[1]).toBe(5_530_000_000);
+    expect(price('g1-gpu-rtx6000-3')).toEqual([4_500_000, 3_000_000_000]);
+    const gpu = catalog.offers.find((o) => o.instanceId === 'g1-gpu-rtx6000-3');
+    expect(gpu).toMatchObject({ gpuCount: 3, family: 'gpu' });
   });
 
-  it('says in its metadata what is real and what is approximate', () => {
+  it('names its upstream, recording, observed date and licence, and the 2026 confirmation', () => {
     const metadata: unknown = JSON.parse(readFileSync(new URL('metadata.json', SNAPSHOT), 'utf8'));
     expect(metadata).toMatchObject({
       provider: 'provider_a',
-      source_date: '2024-07-19',
+      data_source: { observed_at: '2024-07-11T00:00:00Z' },
+      observed_at: '2024-07-11T00:00:00Z',
+      licence: { name: expect.stringContaining('MIT') as unknown },
+      prices_confirmed: expect.stringContaining('2026-09-17') as unknown,
       statement: expect.stringContaining('live sync') as unknown,
     });
-    const approximate = (metadata as { approximate: unknown }).approximate;
-    expect(Array.isArray(approximate) && approximate.length > 0).toBe(true);
+    expect(JSON.stringify(metadata)).toMatch(/linodego/);
   });
 });

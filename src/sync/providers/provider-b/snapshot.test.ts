@@ -26,40 +26,49 @@ async function readSnapshot(): Promise<ProviderCatalog> {
 }
 
 describe('provider_b bundled snapshot', () => {
-  it('parses without a skipped record and lists each plan in its locations among ours', async () => {
+  it('lists each plan only where a recording places it, or the Osaka rule infers it', async () => {
     const catalog = await readSnapshot();
     expect(catalog.skippedRecords).toBe(0);
     expect(catalog.regionCodes).toEqual(['icn', 'nrt', 'itm']);
-    // 10 plans in icn, nrt and itm; 4 in icn and nrt; 4 in nrt only (see plans.json locations).
-    expect(catalog.offers).toHaveLength(42);
-    expect(new Set(catalog.offers.map((o) => o.instanceId)).size).toBe(18);
-    const families = new Set(catalog.offers.map((o) => o.family));
-    expect(families).toEqual(new Set(['general', 'memory', 'gpu']));
+    const ids = (region: string) =>
+      catalog.offers.filter((o) => o.regionCode === region).map((o) => o.instanceId);
+    // 2021 recording: 8 vc2 and 9 vhf plans in Seoul, the vc2 plans and 5 vhf plans in Tokyo.
+    expect(ids('icn')).toHaveLength(17);
+    expect(ids('nrt')).toHaveLength(13);
+    expect(ids('nrt')).not.toContain('vhf-4c-16gb');
+    // Osaka: inferred for the plans recorded in both Tokyo and Seoul.
+    expect(ids('itm')).toEqual(ids('nrt').filter((id) => ids('icn').includes(id)));
+    // Plans the 2021 recording lacks have no known Asian location: not listed.
+    expect(catalog.offers.some((o) => o.instanceId.startsWith('vhp-'))).toBe(false);
   });
 
-  it('holds the real list prices of the formats file', async () => {
+  it('holds the recorded December 2025 list prices', async () => {
     const catalog = await readSnapshot();
     const price = (id: string) => {
       const found = catalog.offers.find((o) => o.instanceId === id && o.regionCode === 'nrt');
       return found && [found.hourlyMicros, found.monthlyMicros];
     };
-    expect(price('vc2-1c-0.5gb-v6')).toEqual([3_000, 2_500_000]);
     expect(price('vc2-1c-1gb')).toEqual([7_000, 5_000_000]);
     expect(price('vc2-6c-16gb')).toEqual([110_000, 80_000_000]);
-    expect(price('vc2-8c-32gb')).toEqual([219_000, 160_000_000]);
+    expect(price('vc2-24c-96gb')).toEqual([877_000, 640_000_000]);
     expect(price('vhf-1c-1gb')).toEqual([8_000, 6_000_000]);
-    expect(price('voc-g-2c-8gb-50s-amd')).toEqual([82_000, 60_000_000]);
-    expect(price('vcg-a100-12c-120g-80vram')).toEqual([2_397_000, 1_750_000_000]);
+    expect(price('vhf-3c-8gb')).toEqual([66_000, 48_000_000]);
   });
 
-  it('says in its metadata what is real and what is approximate', () => {
-    const metadata: unknown = JSON.parse(readFileSync(new URL('metadata.json', SNAPSHOT), 'utf8'));
+  it('names its recordings and licence, and which records are inferred and by what rule', () => {
+    const metadata = JSON.parse(readFileSync(new URL('metadata.json', SNAPSHOT), 'utf8')) as {
+      availability: { inferred: { itm: string[] }; osaka_rule: string };
+    };
     expect(metadata).toMatchObject({
       provider: 'provider_b',
-      source_date: '2025-12',
+      data_source: {
+        observed_at: '2025-12-18T00:00:00Z',
+        source: expect.stringMatching(/Osaka \(itm\) availability inferred/) as unknown,
+      },
+      observed_at: '2025-12-18T00:00:00Z',
       statement: expect.stringContaining('live sync') as unknown,
     });
-    const approximate = (metadata as { approximate: unknown }).approximate;
-    expect(Array.isArray(approximate) && approximate.length > 0).toBe(true);
+    expect(metadata.availability.inferred.itm).toHaveLength(13);
+    expect(metadata.availability.osaka_rule).toMatch(/both Tokyo \(nrt\) and Seoul \(icn\)/);
   });
 });

@@ -18,6 +18,10 @@ import { UpstreamError } from '../../upstream-error.js';
 import { createProviderCAdapter, type ProviderCAdapterOptions } from './adapter.js';
 
 const SNAPSHOT = fileURLToPath(new URL('../../../../data/snapshots/provider_c/', import.meta.url));
+/** What the fake upstream serves by default: the test copy, a subset of the same records. */
+const FIXTURE = fileURLToPath(
+  new URL('../../../../test/fixtures/snapshots/provider_c/', import.meta.url),
+);
 const EC2 = '/offers/v1.0/aws/AmazonEC2/current';
 const OUR_REGIONS: readonly Ec2RegionCode[] = [
   'ap-northeast-1',
@@ -144,7 +148,7 @@ describe('provider_c adapter over HTTP (fake upstream)', () => {
   });
 
   it('gives the same catalogue as the file:// snapshot, walking index -> region index -> files', async () => {
-    const files = client(pathToFileURL(SNAPSHOT).href);
+    const files = client(pathToFileURL(FIXTURE).href);
     const fromFiles = await sync({ client: files });
     await files.close();
     const overHttp = await sync({ client: http });

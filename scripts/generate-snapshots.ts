@@ -1,0 +1,24 @@
+// npm run snapshots:generate — rebuilds the bundled snapshots (data/snapshots/) from the recorded
+// upstream figures in data/sources/, offline and deterministically, and the small test copy of
+// them (test/fixtures/snapshots/: provider_a and provider_b whole, provider_c a subset of its
+// recorded types) that tests use when they do not need the whole catalogue. Exits non-zero,
+// naming the file, row and column, on bad or partial recorded data; writes nothing invented.
+// (`npm run snapshots:refresh` instead reads the live upstreams.)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateAllSnapshots } from './snapshots/generate-all.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+try {
+  await generateAllSnapshots(
+    path.join(root, 'data', 'snapshots'),
+    path.join(root, 'test', 'fixtures', 'snapshots'),
+  );
+  console.log('snapshots generated: data/snapshots/ and test/fixtures/snapshots/');
+} catch (error) {
+  console.error(
+    `snapshot generation failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exitCode = 1;
+}

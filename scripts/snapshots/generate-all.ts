@@ -1,0 +1,17 @@
+// Every bundled snapshot and its test copy, from the recorded figures (see
+// scripts/generate-snapshots.ts).
+import path from 'node:path';
+import { isFixtureRow } from './fixture-subset.js';
+import { generateProviderASnapshot } from './generate-provider-a-snapshot.js';
+import { generateProviderBSnapshot } from './generate-provider-b-snapshot.js';
+import { generateProviderCSnapshot } from './generate-provider-c-snapshot.js';
+
+/** Writes `<bundled>/provider_{a,b,c}` and `<fixtures>/provider_{a,b,c}`. */
+export async function generateAllSnapshots(bundled: string, fixtures: string): Promise<void> {
+  for (const dir of [bundled, fixtures]) {
+    await generateProviderASnapshot(path.join(dir, 'provider_a'));
+    await generateProviderBSnapshot(path.join(dir, 'provider_b'));
+  }
+  await generateProviderCSnapshot(path.join(bundled, 'provider_c'));
+  await generateProviderCSnapshot(path.join(fixtures, 'provider_c'), { keep: isFixtureRow });
+}
