@@ -57,6 +57,7 @@ function responseBody(seed: number): Buffer {
       hourlyMicros: o.hourlyMicros,
       monthlyMicros: o.monthlyMicros,
       available: 1,
+      observedAt: Date.UTC(2024, 1, 21, 8, 20, 21),
     };
   });
   const records = rows.map((row) => JSON.stringify(toInstanceRecord(row)));

@@ -17,7 +17,14 @@ export interface InstanceRecord {
   instance_family: string;
   provider: { id: number; name: string; display_name: string };
   region: { id: number; region_code: string; region_name: string; country_code: string };
-  pricing: { hourly_price: number; monthly_price: number; currency: 'USD'; available: number };
+  pricing: {
+    hourly_price: number;
+    monthly_price: number;
+    currency: 'USD';
+    available: number;
+    /** ISO date-time the price was observed upstream (D37). */
+    observed_at: string;
+  };
 }
 
 export function toInstanceRecord(row: InstanceRow): InstanceRecord {
@@ -45,6 +52,7 @@ export function toInstanceRecord(row: InstanceRow): InstanceRecord {
       monthly_price: monthlyFromMicros(row.monthlyMicros),
       currency: 'USD',
       available: row.available,
+      observed_at: new Date(row.observedAt).toISOString(),
     },
   };
 }

@@ -19,6 +19,8 @@ export interface ProviderHealth {
   regions_count: number;
   instances_count: number;
   error?: string;
+  /** Provenance of the listed figures (D37); null before the first successful sync. */
+  data_source: { kind: 'snapshot' | 'live'; observed_at: string; source: string } | null;
 }
 
 export interface HealthReport {
@@ -64,6 +66,14 @@ export function providerHealth(state: ProviderSyncState, now: number): ProviderH
     sync_status: latest === null ? 'never' : latest.success ? 'success' : 'failed',
     regions_count: state.regionsCount,
     instances_count: state.instancesCount,
+    data_source:
+      state.dataSource === null
+        ? null
+        : {
+            kind: state.dataSource.kind,
+            observed_at: state.dataSource.observedAt.toISOString(),
+            source: state.dataSource.source,
+          },
   };
   if (latestFailed && latest.errorMessage) health.error = latest.errorMessage;
   else if (lastSuccess === null) health.error = 'never synchronised';
@@ -130,6 +140,7 @@ export function createHealthService(deps: {
             regions_count: 0,
             instances_count: 0,
             error: 'database unavailable',
+            data_source: null,
           }));
       const exchangeRates = deps.exchangeRates?.health(at);
       const componentsHealthy =

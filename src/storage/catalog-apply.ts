@@ -118,6 +118,7 @@ async function upsertPricing(
   providerId: number,
   offers: readonly InstanceOffer[],
   updatedAt: number,
+  observedAt: number,
 ): Promise<void> {
   const instanceRefs = new Map<string, number>();
   const instanceRows = await trx
@@ -151,6 +152,7 @@ async function upsertPricing(
         monthly_micros: wholeNumber(o.monthlyMicros, 'monthlyMicros', o.instanceId),
         available: 1,
         updated_at: updatedAt,
+        observed_at: observedAt,
       };
     });
     await trx
@@ -162,6 +164,7 @@ async function upsertPricing(
           monthly_micros: eb.ref('excluded.monthly_micros'),
           available: eb.ref('excluded.available'),
           updated_at: eb.ref('excluded.updated_at'),
+          observed_at: eb.ref('excluded.observed_at'),
         })),
       )
       .execute();
@@ -182,6 +185,9 @@ export async function applyCatalogInTransaction(
   }
   const plan = planApply(catalog);
   const updatedAt = epochMs(run.completedAt, 'completedAt');
+  // D37: when the prices were observed upstream; a catalogue without provenance was fetched
+  // by this run.
+  const observedAt = epochMs(catalog.dataSource?.observedAt ?? run.startedAt, 'observedAt');
 
   // Mark everything unavailable, then the upserts below mark what the catalogue holds available
   // again: what is left at 0 vanished upstream (D15). Being a write, this first statement also
@@ -216,13 +222,20 @@ export async function applyCatalogInTransaction(
   }
   await upsertRegions(trx, provider.id, known);
   await upsertInstances(trx, provider.id, plan.instances);
-  await upsertPricing(trx, provider.id, plan.offers, updatedAt);
+  await upsertPricing(trx, provider.id, plan.offers, updatedAt, observedAt);
 
   const counts: ApplyCounts = {
     regions: plan.regionCodes.length,
     instances: plan.instances.length,
     pricing: plan.offers.length,
   };
-  await insertSyncRun(trx, { ...run, success: true, counts, errorCode: null, errorMessage: null });
+  await insertSyncRun(trx, {
+    ...run,
+    success: true,
+    counts,
+    errorCode: null,
+    errorMessage: null,
+    dataSource: catalog.dataSource ?? null,
+  });
   return counts;
 }

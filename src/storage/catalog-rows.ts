@@ -25,6 +25,7 @@ export interface InstanceRecordRow {
   readonly hourly_micros: number;
   readonly monthly_micros: number;
   readonly available: number;
+  readonly observed_at: number;
 }
 
 /** Selection list for InstanceRecordRow over `pricing p, instances i, regions r, providers pv`. */
@@ -50,6 +51,7 @@ export const INSTANCE_RECORD_COLUMNS = [
   'p.hourly_micros as hourly_micros',
   'p.monthly_micros as monthly_micros',
   'p.available as available',
+  'p.observed_at as observed_at',
 ] as const;
 
 function isInstanceFamily(value: string): value is InstanceFamily {
@@ -85,5 +87,6 @@ export function toInstanceRow(row: InstanceRecordRow): InstanceRow {
     hourlyMicros: row.hourly_micros,
     monthlyMicros: row.monthly_micros,
     available: row.available,
+    observedAt: Number(row.observed_at),
   };
 }

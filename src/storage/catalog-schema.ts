@@ -50,6 +50,11 @@ export interface PricingTable {
   readonly available: number;
   /** Epoch milliseconds of the sync run that last wrote the row. */
   readonly updated_at: number;
+  /**
+   * Epoch milliseconds at which its price was observed upstream (D37): the snapshot's recording
+   * date, or when a live sync fetched it. Migration 002-provenance.
+   */
+  readonly observed_at: Generated<number>;
 }
 
 export interface SyncRunsTable {
@@ -66,6 +71,12 @@ export interface SyncRunsTable {
   readonly pricing_synced: number;
   readonly error_code: string | null;
   readonly error_message: string | null;
+  /** What a successful run applied (D37): 'snapshot' or 'live'; null otherwise. */
+  readonly source_kind: Generated<string | null>;
+  /** Epoch milliseconds at which its figures were observed upstream. */
+  readonly source_observed_at: Generated<number | null>;
+  /** Short text naming the upstream and the recording. */
+  readonly source_text: Generated<string | null>;
 }
 
 export interface CatalogDatabase {

@@ -1,5 +1,5 @@
 import type { InstanceFamily, ProviderName } from '../catalog/model.js';
-import type { ProviderCatalog } from '../sync/offer.js';
+import type { DataSource, ProviderCatalog } from '../sync/offer.js';
 
 /** Sort fields after aliases are resolved (D16): price/monthly_price -> monthly_price, memory_gb -> memory_mb. */
 export type SortColumn =
@@ -58,6 +58,8 @@ export interface InstanceRow {
   readonly hourlyMicros: number;
   readonly monthlyMicros: number;
   readonly available: number;
+  /** Epoch milliseconds at which the price was observed upstream (D37). */
+  readonly observedAt: number;
 }
 
 export interface InstancePage {
@@ -92,6 +94,8 @@ export interface SyncRunRecord {
   readonly counts: ApplyCounts;
   readonly errorCode: string | null;
   readonly errorMessage: string | null;
+  /** What a successful run applied (D37); null for failed runs and runs from before it. */
+  readonly dataSource?: DataSource | null;
 }
 
 export interface ProviderSyncState {
@@ -99,6 +103,8 @@ export interface ProviderSyncState {
   readonly lastSuccessAt: Date | null;
   /** The newest attempt, successful or not. */
   readonly latestRun: SyncRunRecord | null;
+  /** Provenance of the catalogue the last successful run applied (D37), or null. */
+  readonly dataSource: DataSource | null;
   /** Regions and available records currently in the catalogue for this provider. */
   readonly regionsCount: number;
   readonly instancesCount: number;

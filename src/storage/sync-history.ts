@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import { PROVIDER_NAMES, isProviderName } from '../catalog/model.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { CatalogDatabase, SyncRunsTable } from './catalog-schema.js';
+import type { DataSource } from '../sync/offer.js';
 import type { ProviderSyncState, SyncRunRecord } from './catalog-store.js';
 
 // The sync history (sync_runs) and what /health derives from it (D19, D32).
@@ -30,6 +31,10 @@ export async function insertSyncRun(db: Executor, run: SyncRunRecord): Promise<v
       pricing_synced: run.counts.pricing,
       error_code: run.errorCode,
       error_message: run.errorMessage,
+      source_kind: run.dataSource?.kind ?? null,
+      source_observed_at:
+        run.dataSource == null ? null : epochMs(run.dataSource.observedAt, 'observedAt'),
+      source_text: run.dataSource?.source ?? null,
     })
     .execute();
 }
@@ -49,7 +54,32 @@ function toSyncRunRecord(row: Selectable<SyncRunsTable>): SyncRunRecord {
     },
     errorCode: row.error_code,
     errorMessage: row.error_message,
+    dataSource: toDataSource(row),
   };
+}
+
+function toDataSource(row: Selectable<SyncRunsTable>): DataSource | null {
+  const kind = row.source_kind;
+  if ((kind !== 'snapshot' && kind !== 'live') || row.source_observed_at === null) return null;
+  return {
+    kind,
+    observedAt: new Date(Number(row.source_observed_at)),
+    source: row.source_text ?? '',
+  };
+}
+
+/** The newest successful run's provenance (D37), or null. */
+async function latestSource(db: Executor, provider: ProviderName): Promise<DataSource | null> {
+  const row = await db
+    .selectFrom('sync_runs')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('success', '=', 1)
+    .orderBy('completed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? null : toDataSource(row);
 }
 
 async function latestRun(db: Executor, provider: ProviderName): Promise<SyncRunRecord | null> {
@@ -92,6 +122,7 @@ export async function selectProviderStates(db: Executor): Promise<readonly Provi
       provider,
       lastSuccessAt: lastSuccess === undefined ? null : new Date(lastSuccess),
       latestRun: await latestRun(db, provider),
+      dataSource: await latestSource(db, provider),
       regionsCount: count?.regions ?? 0,
       instancesCount: count?.records ?? 0,
     });

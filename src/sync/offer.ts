@@ -23,6 +23,18 @@ export interface InstanceOffer {
   readonly monthlyMicros: number;
 }
 
+/**
+ * Where a catalogue's figures come from (D37): a bundled or refreshed snapshot, whose metadata
+ * names its recording and the time the figures were observed upstream, or the live upstream,
+ * observed when it was fetched.
+ */
+export interface DataSource {
+  readonly kind: 'snapshot' | 'live';
+  readonly observedAt: Date;
+  /** Short text naming the upstream and the recording; never a file path of the server. */
+  readonly source: string;
+}
+
 /** A provider's whole current catalogue for our regions, ready to apply in one transaction. */
 export interface ProviderCatalog {
   readonly provider: ProviderName;
@@ -31,6 +43,11 @@ export interface ProviderCatalog {
   readonly offers: readonly InstanceOffer[];
   /** Upstream records that failed validation and were skipped. */
   readonly skippedRecords: number;
+  /**
+   * Provenance of every price in it (D37). The sync always sets it (see sync/provenance.ts);
+   * a catalogue without one is stored as observed when its sync started.
+   */
+  readonly dataSource?: DataSource;
 }
 
 /** Every adapter: fetch (I/O) then parse (pure) behind one call the sync orchestrator makes. */

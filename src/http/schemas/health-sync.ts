@@ -37,6 +37,28 @@ export const HealthResponse = Type.Object({
         regions_count: Type.Integer(),
         instances_count: Type.Integer(),
         error: Type.Optional(Type.String()),
+        data_source: Type.Union(
+          [
+            Type.Object({
+              kind: StringEnum(['snapshot', 'live'] as const),
+              observed_at: Type.String({ format: 'date-time' }),
+              source: Type.String(),
+            }),
+            Type.Null(),
+          ],
+          {
+            description:
+              'Extension (D37): where the listed figures come from: `snapshot` (a bundled or refreshed snapshot: observed_at is when its figures were recorded upstream, source names the recording, and says which availability is inferred) or `live` (observed_at is when the sync fetched them). null before the first successful sync.',
+            examples: [
+              {
+                kind: 'snapshot',
+                observed_at: '2024-02-21T08:20:21.000Z',
+                source:
+                  'AWS Price List API (EC2 on-demand Linux), as recorded by Spare Cores sc-data on 2024-02-21',
+              },
+            ],
+          },
+        ),
       }),
     ),
     exchange_rates: Type.Optional(

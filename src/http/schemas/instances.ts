@@ -41,6 +41,11 @@ export const InstanceRecord = Type.Object(
         description:
           '1 when the provider offers the type in the region now. Only available records are listed.',
       }),
+      observed_at: Type.String({
+        format: 'date-time',
+        description:
+          'Extension (D37): when this price was observed upstream. For the bundled snapshots, the date the figures were recorded (e.g. 2024-02-21T08:20:21.000Z for provider_c); after a live sync, when it fetched them.',
+      }),
     }),
   },
   { $id: 'InstanceRecord' },

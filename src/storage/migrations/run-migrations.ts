@@ -3,6 +3,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { CatalogDatabase } from '../catalog-schema.js';
 import type { DialectCapabilities } from '../dialect-capabilities.js';
 import { initialMigration } from './001-initial.js';
+import { provenanceMigration } from './002-provenance.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -12,6 +13,7 @@ import { initialMigration } from './001-initial.js';
 export function catalogMigrations(caps: DialectCapabilities): Record<string, Migration> {
   return {
     '001-initial': initialMigration(caps),
+    '002-provenance': provenanceMigration,
   };
 }
 

@@ -2,7 +2,8 @@ import type { ProviderName } from '../../catalog/model.js';
 import type { Config } from '../../config.js';
 import type { ProviderAdapter } from '../offer.js';
 import { createUpstreamClient } from '../upstream/http-upstream-client.js';
-import type { UpstreamClientOptions } from '../upstream/upstream-client.js';
+import type { UpstreamClient, UpstreamClientOptions } from '../upstream/upstream-client.js';
+import { withProvenance } from '../provenance.js';
 import { createProviderAAdapter } from './provider-a/adapter.js';
 import { createProviderBAdapter } from './provider-b/adapter.js';
 import { createProviderCAdapter } from './provider-c/adapter.js';
@@ -18,17 +19,22 @@ export function upstreamOptions(config: Config, provider: ProviderName): Upstrea
   };
 }
 
-/** One adapter per provider, each reading its configured source (live, test server or snapshot). */
+/**
+ * One adapter per provider, each reading its configured source (live, test server or snapshot),
+ * its catalogues carrying their provenance (D37).
+ */
 export function createProviderAdapters(config: Config): Record<ProviderName, ProviderAdapter> {
+  const build = (
+    provider: ProviderName,
+    create: (client: UpstreamClient) => ProviderAdapter,
+  ): ProviderAdapter => {
+    const options = upstreamOptions(config, provider);
+    const client = createUpstreamClient(options);
+    return withProvenance(create(client), { provider, baseUrl: options.baseUrl, client });
+  };
   return {
-    provider_a: createProviderAAdapter({
-      client: createUpstreamClient(upstreamOptions(config, 'provider_a')),
-    }),
-    provider_b: createProviderBAdapter({
-      client: createUpstreamClient(upstreamOptions(config, 'provider_b')),
-    }),
-    provider_c: createProviderCAdapter({
-      client: createUpstreamClient(upstreamOptions(config, 'provider_c')),
-    }),
+    provider_a: build('provider_a', (client) => createProviderAAdapter({ client })),
+    provider_b: build('provider_b', (client) => createProviderBAdapter({ client })),
+    provider_c: build('provider_c', (client) => createProviderCAdapter({ client })),
   };
 }

@@ -1,0 +1,99 @@
+// Provenance of a sync's figures (D37). A snapshot directory (a file:// base URL) carries
+// `metadata.json` with `data_source: { observed_at, source }`, written by the generators and by
+// `npm run snapshots:refresh`; a snapshot without it is refused, since its prices would have no
+// date. A live upstream's figures are observed when they are fetched.
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { ProviderName } from '../catalog/model.js';
+import type { DataSource, ProviderAdapter, ProviderCatalog } from './offer.js';
+import type { UpstreamClient } from './upstream/upstream-client.js';
+import { UpstreamError } from './upstream-error.js';
+
+/** The upstream each provider reads, as /health names a live source. */
+export const UPSTREAM_NAMES: Readonly<Record<ProviderName, string>> = {
+  provider_a: 'Linode API v4',
+  provider_b: 'Vultr API v2',
+  provider_c: 'AWS Price List Bulk API',
+};
+
+export const SNAPSHOT_METADATA_PATH = '/metadata.json';
+
+const SnapshotMetadata = Compile(
+  Type.Object({
+    data_source: Type.Object({
+      observed_at: Type.String({ maxLength: 40 }),
+      source: Type.String({ minLength: 1, maxLength: 400 }),
+    }),
+  }),
+);
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
+
+/** `data_source` of a snapshot's metadata.json; UPSTREAM_INVALID_DATA when absent or malformed. */
+export async function readSnapshotSource(
+  provider: ProviderName,
+  client: UpstreamClient,
+  signal: AbortSignal,
+): Promise<DataSource> {
+  const metadata = await client.getJson(SNAPSHOT_METADATA_PATH, signal);
+  const observedAt = SnapshotMetadata.Check(metadata)
+    ? new Date(metadata.data_source.observed_at)
+    : null;
+  if (
+    !SnapshotMetadata.Check(metadata) ||
+    observedAt === null ||
+    !ISO_DATE_TIME.test(metadata.data_source.observed_at) ||
+    !Number.isFinite(observedAt.getTime())
+  ) {
+    throw new UpstreamError(
+      'UPSTREAM_INVALID_DATA',
+      `${provider} snapshot: metadata.json must name data_source.observed_at (ISO date-time) and data_source.source (D37)`,
+    );
+  }
+  return { kind: 'snapshot', observedAt, source: metadata.data_source.source };
+}
+
+/** A host name for a live source's text (never a path or credentials). */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return 'unknown host';
+  }
+}
+
+export interface ProvenanceOptions {
+  readonly provider: ProviderName;
+  readonly baseUrl: string;
+  readonly client: UpstreamClient;
+  readonly now?: () => Date;
+}
+
+/** `adapter` whose catalogues carry their DataSource. */
+export function withProvenance(
+  adapter: ProviderAdapter,
+  options: ProvenanceOptions,
+): ProviderAdapter {
+  const snapshot = options.baseUrl.toLowerCase().startsWith('file:');
+  const now = options.now ?? (() => new Date());
+  return {
+    name: adapter.name,
+    async fetchCatalog(signal: AbortSignal): Promise<ProviderCatalog> {
+      if (snapshot) {
+        // Read first: a snapshot without provenance fails before its files are parsed.
+        const dataSource = await readSnapshotSource(options.provider, options.client, signal);
+        return { ...(await adapter.fetchCatalog(signal)), dataSource };
+      }
+      const observedAt = now();
+      const catalog = await adapter.fetchCatalog(signal);
+      return {
+        ...catalog,
+        dataSource: {
+          kind: 'live',
+          observedAt,
+          source: `${UPSTREAM_NAMES[options.provider]}, live (${hostOf(options.baseUrl)})`,
+        },
+      };
+    },
+  };
+}
