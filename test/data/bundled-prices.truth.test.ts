@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decimalToMicros } from '../../src/catalog/money.js';
+import { decimalToMicros, monthlyMicrosFromHourly } from '../../src/catalog/money.js';
 import type { ProviderCatalog } from '../../src/sync/offer.js';
 import { createProviderCAdapter } from '../../src/sync/providers/provider-c/adapter.js';
 import { createUpstreamClient } from '../../src/sync/upstream/http-upstream-client.js';
@@ -67,7 +67,7 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
     catalog = await syncSnapshot('provider_c', (client) => createProviderCAdapter({ client }));
   });
 
-  it('lists only recorded types, each at its recorded hourly price (monthly = x 730, D36)', () => {
+  it('lists only recorded types, each at its recorded hourly price (monthly = x 730 in cents, D36)', () => {
     expect(catalog.offers.length).toBeGreaterThan(0);
     for (const offer of catalog.offers) {
       const key = `${offer.regionCode} ${offer.instanceId}`;
@@ -75,7 +75,7 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
       expect(row, `${key} has no recorded figure`).toBeDefined();
       const hourly = micros(row?.['price_usd_per_hour'], key);
       expect(offer.hourlyMicros, key).toBe(hourly);
-      expect(offer.monthlyMicros, key).toBe(hourly * 730);
+      expect(offer.monthlyMicros, key).toBe(monthlyMicrosFromHourly(hourly));
       expect(offer.vcpu, key).toBe(Number(row?.['vcpus']));
       expect(offer.memoryMb, key).toBe(Number(row?.['memory_mib']));
       expect(offer.gpuCount, key).toBe(Number(row?.['gpu_count']));

@@ -13,11 +13,13 @@ import { readAwsRecording } from '../../scripts/snapshots/aws-recording.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Files of the provider snapshots (the exchange-rate snapshot beside them is not ours). */
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .filter((file) => file.startsWith('provider_'))
     .sort();
 }
 

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
@@ -29,6 +29,16 @@ export const FIXED_NOW = Date.UTC(2026, 10, 22, 3, 0, 1);
  */
 export const FIXTURE_SNAPSHOTS = fileURLToPath(new URL('../fixtures/snapshots/', import.meta.url));
 
+/** PROVIDER_*_URL of the test copy of the snapshots. */
+export function fixtureSources(): Record<string, string> {
+  const url = (provider: string) => pathToFileURL(path.join(FIXTURE_SNAPSHOTS, provider, '/')).href;
+  return {
+    PROVIDER_A_URL: url('provider_a'),
+    PROVIDER_B_URL: url('provider_b'),
+    PROVIDER_C_URL: url('provider_c'),
+  };
+}
+
 const silent = { info: () => undefined, error: () => undefined };
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -37,7 +47,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
-    SNAPSHOT_DIR: FIXTURE_SNAPSHOTS,
+    // The test copy of the provider snapshots; the bundled exchange rates stay where they are.
+    ...fixtureSources(),
     ...env,
   });
   const created = await createServices(config, silent);

@@ -5,6 +5,7 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderName } from '../../src/catalog/model.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -158,7 +159,9 @@ describe('a snapshot without provenance', () => {
   });
 
   it('is refused: its prices would have no date (D37)', async () => {
-    t = await createTestApp({ SNAPSHOT_DIR: dir });
+    t = await createTestApp({
+      PROVIDER_A_URL: pathToFileURL(path.join(dir, 'provider_a', '/')).href,
+    });
     const response = await t.app.inject({
       method: 'POST',
       url: '/sync',
