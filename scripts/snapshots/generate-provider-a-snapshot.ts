@@ -235,9 +235,20 @@ function metadataText(types: readonly LinodeRecordedType[]): string {
   return `${JSON.stringify(metadata, null, 2)}\n`;
 }
 
+export interface ProviderAGenerateOptions {
+  /** Keep only these regions (the test copy keeps ours and a few others, to stay small). */
+  readonly keepRegion?: (id: string) => boolean;
+}
+
 /** Writes regions.json, linode/types.json and metadata.json under `outDir`. */
-export async function generateProviderASnapshot(outDir: string): Promise<string[]> {
-  const { types, regions } = await readLinodeRecordings();
+export async function generateProviderASnapshot(
+  outDir: string,
+  options: ProviderAGenerateOptions = {},
+): Promise<string[]> {
+  const recorded = await readLinodeRecordings();
+  const keep = options.keepRegion ?? (() => true);
+  const types = recorded.types;
+  const regions = recorded.regions.filter((r) => keep(r.id));
   const page = (records: readonly unknown[]) =>
     collectionText('data', records, { page: 1, pages: 1, results: records.length });
   const files: [string, string][] = [
