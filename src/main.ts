@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { scheduleRateRefresh } from './fx/rates-schedule.js';
 import { buildApp } from './http/app.js';
+import { createDrain } from './lifecycle/drain.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.js';
 import { createServices } from './services.js';
@@ -51,7 +52,9 @@ async function run(config: Config, log: Logger): Promise<void> {
   let stopSchedule = () => undefined as void;
   let stopRates = () => undefined as void;
   try {
-    const app = await buildApp({ ...services, logger: log });
+    const drain = createDrain();
+    const app = await buildApp({ ...services, logger: log, drain });
+    drain.track(app.server);
     const { registry } = services.metrics;
     if (config.metricsPort !== undefined && registry !== undefined) {
       // Up before the first sync, so a long first fill can be watched.
@@ -72,26 +75,37 @@ async function run(config: Config, log: Logger): Promise<void> {
     banner(log, address, services.keys, metricsServer?.url);
 
     let closing = false;
-    const shutdown = (signal: string) => {
+    const shutdown = async (signal: string) => {
       if (closing) return;
       closing = true;
-      log.info({ signal }, 'shutting down');
+      const graceMs = config.shutdownGraceMs;
+      log.info({ signal, graceMs }, 'shutting down');
+      // Closing must not hang: well after the grace period, give up with a failure status.
+      setTimeout(() => process.exit(1), graceMs + 10_000).unref();
       stopSchedule();
       stopRates();
+      // Running syncs end with SYNC_ABORTED; their providers keep the previous catalogue (D22).
       services.sync.abortAll();
-      const force = setTimeout(() => process.exit(1), 10_000);
-      force.unref();
-      void app
-        .close()
-        .then(closeServices)
-        .then(() => process.exit(0))
-        .catch((error: unknown) => {
+      const { idle } = await drain.begin(graceMs);
+      log.info({ idle }, idle ? 'drained: no request in flight' : 'grace period over');
+      // Stops listening and closes idle keep-alive connections; after the grace period also
+      // the busy ones.
+      const closed = app.close();
+      if (!idle) app.server.closeAllConnections();
+      await closed;
+      await closeServices();
+    };
+    const onSignal = (signal: string) => {
+      shutdown(signal).then(
+        () => process.exit(0),
+        (error: unknown) => {
           log.error({ err: error }, 'error while shutting down');
           process.exit(1);
-        });
+        },
+      );
     };
-    process.on('SIGINT', () => shutdown('SIGINT'));
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => onSignal('SIGINT'));
+    process.on('SIGTERM', () => onSignal('SIGTERM'));
   } catch (error) {
     // Nothing half-started: whatever was opened is closed before the process reports failure.
     stopSchedule();

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { InstanceListing } from '../catalog/instance-listing.js';
 import type { CandidateCache } from '../recommend/candidate-cache.js';
 import type { Config } from '../config.js';
+import type { DrainState } from '../lifecycle/drain.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { CounterStore } from '../infra/counter-store.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
@@ -22,6 +23,8 @@ export interface AppServices {
   readonly health: HealthService;
   /** The exchange rates in use, for `currency` (D43). */
   readonly rates: ExchangeRateService;
+  /** Set while the process drains after SIGTERM/SIGINT (src/lifecycle/drain.ts). */
+  readonly drain?: DrainState;
   /** Request, rate-limit and cache metrics (D51); absent or no-op: nothing is recorded. */
   readonly metrics?: Metrics;
   /** Wall clock for rate-limit windows; tests pin it so a minute boundary cannot split a run. */

@@ -6,7 +6,8 @@ const Status = StringEnum(['healthy', 'degraded', 'unhealthy'] as const);
 const ProviderName = StringEnum(PROVIDER_NAMES);
 
 export const HealthResponse = Type.Object({
-  status: Status,
+  /** `shutting_down`: the process is draining after SIGTERM/SIGINT (docs/operations.md). */
+  status: StringEnum(['healthy', 'degraded', 'unhealthy', 'shutting_down'] as const),
   timestamp: Type.String({ format: 'date-time' }),
   components: Type.Object({
     database: Type.Object({
