@@ -1,7 +1,9 @@
 // The API's instance record (spec 2.1 to 2.4) as JSON text. Records change only at a sync, so
 // each one is serialised once and reused until the catalogue changes (see InstanceListing).
 import type { InstanceRow } from '../storage/catalog-store.js';
-import { hourlyFromMicros, monthlyFromMicros } from './money.js';
+import { moneyView, type MoneyView } from '../fx/convert.js';
+
+const USD_VIEW = moneyView(undefined, 'USD');
 
 export interface InstanceRecord {
   id: number;
@@ -20,14 +22,18 @@ export interface InstanceRecord {
   pricing: {
     hourly_price: number;
     monthly_price: number;
-    currency: 'USD';
+    currency: string;
     available: number;
     /** ISO date-time the price was observed upstream (D37). */
     observed_at: string;
+    /** D45: monthly price / vCPU and / memory GiB, rounded like monthly prices; null for 0. */
+    monthly_price_per_vcpu: number | null;
+    monthly_price_per_gb: number | null;
   };
 }
 
-export function toInstanceRecord(row: InstanceRow): InstanceRecord {
+/** The record with its prices in `money`'s currency (D43); USD unless asked otherwise. */
+export function toInstanceRecord(row: InstanceRow, money: MoneyView = USD_VIEW): InstanceRecord {
   return {
     id: row.id,
     instance_id: row.instanceId,
@@ -48,18 +54,23 @@ export function toInstanceRecord(row: InstanceRow): InstanceRecord {
       country_code: row.countryCode,
     },
     pricing: {
-      hourly_price: hourlyFromMicros(row.hourlyMicros),
-      monthly_price: monthlyFromMicros(row.monthlyMicros),
-      currency: 'USD',
+      hourly_price: money.hourly(row.hourlyMicros),
+      monthly_price: money.monthly(row.monthlyMicros),
+      currency: money.currency,
       available: row.available,
       observed_at: new Date(row.observedAt).toISOString(),
+      monthly_price_per_vcpu: money.monthlyPer(row.monthlyMicros, row.vcpu),
+      // memory GiB = memory_mb / 1024
+      monthly_price_per_gb: money.monthlyPer(row.monthlyMicros, row.memoryMb, 1024),
     },
   };
 }
 
-/** Serialised records by record id; cleared whenever the catalogue changes. */
+/** Serialised records by record id, in one currency; cleared whenever the catalogue changes. */
 export class RecordJsonMemo {
   private readonly byId = new Map<number, string>();
+
+  constructor(private readonly money: MoneyView = USD_VIEW) {}
 
   has(id: number): boolean {
     return this.byId.has(id);
@@ -73,7 +84,7 @@ export class RecordJsonMemo {
   json(row: InstanceRow): string {
     let text = this.byId.get(row.id);
     if (text === undefined) {
-      text = JSON.stringify(toInstanceRecord(row));
+      text = JSON.stringify(toInstanceRecord(row, this.money));
       this.byId.set(row.id, text);
     }
     return text;

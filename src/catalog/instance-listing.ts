@@ -12,7 +12,8 @@ export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 export class InstanceListing {
   private readonly cache: LRUCache<string, Buffer> | undefined;
-  private readonly records = new RecordJsonMemo();
+  /** Serialised records per currency (prices differ; D43). */
+  private readonly memos = new Map<string, RecordJsonMemo>();
   /** Bumped by every invalidation, so a query that overlapped one does not fill the cache. */
   private generation = 0;
   private lastSync: Promise<string> | undefined;
@@ -44,9 +45,10 @@ export class InstanceListing {
 
     const started = performance.now();
     const generation = this.generation;
+    const records = this.memoFor(parsed);
     const [page, lastSync] = await Promise.all([
       // Records change only at a sync: rows already serialised since the last one are not read.
-      this.store.queryInstances(parsed.query, { known: (id) => this.records.has(id) }),
+      this.store.queryInstances(parsed.query, { known: (id) => records.has(id) }),
       this.lastSyncJson(),
     ]);
     if (generation !== this.generation) {
@@ -55,8 +57,21 @@ export class InstanceListing {
       const full = await this.store.queryInstances(parsed.query);
       return this.respond(parsed, full, await this.lastSyncJson(), started, false);
     }
-    for (const row of page.rows) this.records.json(row);
+    for (const row of page.rows) records.json(row);
     return this.respond(parsed, page, lastSync, started, true);
+  }
+
+  private memoFor(parsed: ParsedInstanceQuery): RecordJsonMemo {
+    // Keyed by the rates too: a request parsed just before new rates arrived must not leave a
+    // memo of old prices behind for later requests.
+    const note = parsed.money.note;
+    const key = note === undefined ? 'USD' : `${note.currency}|${note.as_of}|${note.rate}`;
+    let memo = this.memos.get(key);
+    if (memo === undefined) {
+      memo = new RecordJsonMemo(parsed.money);
+      this.memos.set(key, memo);
+    }
+    return memo;
   }
 
   private respond(
@@ -67,8 +82,8 @@ export class InstanceListing {
     memoised: boolean,
   ): Buffer {
     const instances = memoised
-      ? page.ids.map((id) => this.memoisedJson(id)).join(',')
-      : page.rows.map((row) => JSON.stringify(toInstanceRecord(row))).join(',');
+      ? page.ids.map((id) => this.memoisedJson(parsed, id)).join(',')
+      : page.rows.map((row) => JSON.stringify(toInstanceRecord(row, parsed.money))).join(',');
     const { limit, offset } = parsed.query;
     const pagination = JSON.stringify({
       total: page.total,
@@ -77,7 +92,9 @@ export class InstanceListing {
       has_more: offset + page.ids.length < page.total,
     });
     const head = `{"success":true,"data":{"instances":[${instances}],"pagination":${pagination},"metadata":{"cached":`;
-    const tail = `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}}}}`;
+    const note = parsed.money.note;
+    const exchange = note === undefined ? '' : `,"exchange_rate":${JSON.stringify(note)}`;
+    const tail = `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}${exchange}}}}`;
     const middle = `,"last_sync":${lastSync},"query_time_ms":`;
     const elapsed = Math.round(performance.now() - started);
 
@@ -89,8 +106,8 @@ export class InstanceListing {
     return Buffer.from(`${head}false${middle}${elapsed}${tail}`);
   }
 
-  private memoisedJson(id: number): string {
-    const json = this.records.get(id);
+  private memoisedJson(parsed: ParsedInstanceQuery, id: number): string {
+    const json = this.memoFor(parsed).get(id);
     if (json === undefined) throw new Error(`record ${id} is not serialised`);
     return json;
   }
@@ -99,7 +116,8 @@ export class InstanceListing {
   invalidate(): void {
     this.generation += 1;
     this.cache?.clear();
-    this.records.clear();
+    // Dropped, not cleared: a memo holds the rates it was made with, and those may be new.
+    this.memos.clear();
     this.lastSync = undefined;
   }
 

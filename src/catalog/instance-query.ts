@@ -1,6 +1,8 @@
 // GET /instances query parsing (spec 4.2, D16 to D19): raw query-string values in, a typed
 // InstanceQuery, the filters_applied echo and a normalised cache key out.
 import type { InstanceFilter, InstanceQuery, SortColumn } from '../storage/catalog-store.js';
+import { moneyView, type MoneyView } from '../fx/convert.js';
+import { currenciesOf, type LoadedRates } from '../fx/rate-table.js';
 import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from './money.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from './model.js';
 
@@ -15,6 +17,8 @@ export const SORT_FIELDS = [
   'instance_name',
   'provider',
   'region',
+  'price_per_vcpu',
+  'price_per_gb',
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
@@ -29,6 +33,8 @@ const SORT_COLUMN: Readonly<Record<SortField, SortColumn>> = {
   instance_name: 'instance_name',
   provider: 'provider',
   region: 'region',
+  price_per_vcpu: 'price_per_vcpu',
+  price_per_gb: 'price_per_gb',
 };
 
 export const MAX_OFFSET = 1_000_000;
@@ -60,6 +66,8 @@ export interface ParameterProblem {
 
 export interface ParsedInstanceQuery {
   readonly query: InstanceQuery;
+  /** Prices in the requested currency (D43); USD by default. */
+  readonly money: MoneyView;
   readonly filtersApplied: FiltersApplied;
   /** Same for every spelling of the same query (parameter order, sort aliases). */
   readonly cacheKey: string;
@@ -166,16 +174,20 @@ function filterKeyParts(filter: InstanceFilter): [string, unknown][] {
   return Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export function parseInstanceQuery(raw: Raw): ParseResult {
+/**
+ * `rates`: the exchange rates in use, which decide the currencies allowed (D43); without them
+ * only USD is.
+ */
+export function parseInstanceQuery(raw: Raw, rates?: LoadedRates): ParseResult {
   try {
-    return { ok: true, value: parse(raw) };
+    return { ok: true, value: parse(raw, rates) };
   } catch (error) {
     if (error instanceof Problem) return { ok: false, problem: error.problem };
     throw error;
   }
 }
 
-function parse(raw: Raw): ParsedInstanceQuery {
+function parse(raw: Raw, rates: LoadedRates | undefined): ParsedInstanceQuery {
   const provider = oneOf(raw, 'provider', PROVIDER_NAMES);
   const region = oneOf(raw, 'region', REGION_CODES);
   const minVcpu = integer(raw, 'min_vcpu', 0, 1_000_000);
@@ -189,6 +201,8 @@ function parse(raw: Raw): ParsedInstanceQuery {
   const order = oneOf(raw, 'order', ['asc', 'desc'] as const) ?? 'asc';
   const limit = integer(raw, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
   const offset = integer(raw, 'offset', 0, MAX_OFFSET) ?? 0;
+  const currency = oneOf(raw, 'currency', currenciesOf(rates)) ?? 'USD';
+  const prices = moneyView(rates, currency);
   notAbove(minVcpu, maxVcpu, 'min_vcpu', 'max_vcpu', raw);
   notAbove(minMemoryGb, maxMemoryGb, 'min_memory_gb', 'max_memory_gb', raw);
 
@@ -220,8 +234,15 @@ function parse(raw: Raw): ParsedInstanceQuery {
     ...(minMemoryGb !== undefined && { minMemoryMb: minMemoryGb * 1024 }),
     ...(maxMemoryGb !== undefined && { maxMemoryMb: maxMemoryGb * 1024 }),
     // Digits past the micro-dollar are cut, never rounded up, so no price above the bound can
-    // match (max_price=1.0000006 allows $1.000000, and is echoed as 1).
-    ...(maxPriceMicros !== undefined && { maxMonthlyMicros: maxPriceMicros }),
+    // match (max_price=1.0000006 allows $1.000000, and is echoed as 1). In another currency the
+    // bound is in that currency and compares the converted, displayed price (D43); conversion is
+    // monotonic, so that is one bound on the exact USD price.
+    ...(maxPriceMicros !== undefined && {
+      maxMonthlyMicros:
+        currency === 'USD'
+          ? maxPriceMicros
+          : prices.maxMonthlyMicrosShownAtMost({ units: BigInt(maxPriceMicros), scale: 6 }),
+    }),
     ...(family !== undefined && { family }),
     ...(hasGpu !== undefined && { hasGpu }),
   };
@@ -229,6 +250,7 @@ function parse(raw: Raw): ParsedInstanceQuery {
   const query: InstanceQuery = { filter, sort, order, limit, offset };
   // Built from the query itself (the filter the store runs), so two requests share a cache entry
   // only when they run the same query, whatever their spelling.
-  const cacheKey = JSON.stringify([filterKeyParts(filter), sort, order, limit, offset]);
-  return { query, filtersApplied, cacheKey };
+  // The currency too: the same filter in two currencies is two different answers.
+  const cacheKey = JSON.stringify([filterKeyParts(filter), sort, order, limit, offset, currency]);
+  return { query, money: prices, filtersApplied, cacheKey };
 }

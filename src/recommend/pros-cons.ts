@@ -1,7 +1,8 @@
 // pros and cons (D31): short sentences computed from the record's own numbers and its place in
 // the matching set; nothing is said that the numbers do not show.
 
-import { formatDecimal, formatMemoryText, formatUsd } from './format.js';
+import { usdBudgetText, type BudgetText } from './budget-text.js';
+import { formatDecimal, formatMemoryText } from './format.js';
 import type { Candidate, ScoredCandidate } from './rank.js';
 import { MEMORY_POINTS_OVERSIZED } from './score.js';
 import type { ScoreCriteria } from './score.js';
@@ -39,6 +40,8 @@ export function prosAndCons(
   scored: ScoredCandidate,
   criteria: ScoreCriteria,
   sortedMonthlyMicros: Float64Array,
+  /** Budget sentences in the requested currency (D43); USD by default. */
+  budgetText?: BudgetText,
 ): ProsCons {
   const c: Candidate = scored.candidate;
   const pros: string[] = [];
@@ -67,12 +70,12 @@ export function prosAndCons(
   }
 
   if (criteria.budgetMaxMicros !== undefined) {
-    const budget = formatUsd(criteria.budgetMaxMicros);
+    const text = budgetText ?? usdBudgetText(criteria.budgetMaxMicros);
+    const budget = text.budget();
     if (scored.parts.overBudget) {
-      const over = formatUsd(c.monthlyMicros - criteria.budgetMaxMicros);
-      cons.push(`${over}/month over the ${budget} budget`);
+      cons.push(`${text.over(c.monthlyMicros)}/month over the ${budget} budget`);
     } else {
-      pros.push(`${formatUsd(c.monthlyMicros)}/month, within the ${budget} budget`);
+      pros.push(`${text.price(c.monthlyMicros)}/month, within the ${budget} budget`);
     }
   }
 

@@ -57,7 +57,7 @@ describe('buildRecommendations', () => {
           instance: 'B 4GB',
           region: 'Seoul',
           specs: { vcpu: 2, memory_mb: 3584, storage_gb: 80 },
-          price: { monthly: 24, hourly: 0.0329 },
+          price: { monthly: 24, hourly: 0.0329, currency: 'USD' },
           match_score: 100,
           pros: [
             'Lowest monthly price of 2 matching options',
@@ -74,7 +74,7 @@ describe('buildRecommendations', () => {
           instance: 'C 8GB',
           region: 'Hong Kong',
           specs: { vcpu: 1, memory_mb: 8192, storage_gb: 0 },
-          price: { monthly: 40, hourly: 0.0548 },
+          price: { monthly: 40, hourly: 0.0548, currency: 'USD' },
           match_score: 40,
           pros: ['8 GB memory: 5 GB above the 3 GB required'],
           cons: [

@@ -1,7 +1,8 @@
 // The one entry the POST /recommend route (and the CLI) calls: requirements, ranking and the
 // response's `data` in wire shape (section 4.4). Pure: the caller reads the candidates.
 
-import { hourlyFromMicros, monthlyFromMicros } from '../catalog/money.js';
+import { moneyView, type MoneyView } from '../fx/convert.js';
+import { currencyBudgetText, type BudgetText } from './budget-text.js';
 import type { CandidateQuery } from '../storage/catalog-store.js';
 import { prosAndCons } from './pros-cons.js';
 import { recommend } from './rank.js';
@@ -28,8 +29,11 @@ export interface RecommendationDto {
     readonly memory_mb: number;
     readonly storage_gb: number;
   };
-  /** USD; monthly rounded to 2 decimals, hourly to 4 (D36). */
-  readonly price: { readonly monthly: number; readonly hourly: number };
+  /**
+   * In `currency` (USD by default, D43): monthly rounded to the currency's minor unit (2
+   * decimals for USD), hourly to 4 (D36).
+   */
+  readonly price: { readonly monthly: number; readonly hourly: number; readonly currency: string };
   readonly match_score: number;
   readonly pros: readonly string[];
   readonly cons: readonly string[];
@@ -63,20 +67,32 @@ export function candidateQueryFor(request: RecommendRequest): CandidateQuery {
 export function buildRecommendations(
   candidates: readonly Candidate[],
   request: RecommendRequest,
+  /** Prices in request.currency (D43); must be that currency's view. USD by default. */
+  money: MoneyView = moneyView(undefined, 'USD'),
 ): RecommendData {
   const requirements = computeRequirements(request.stack, request.scale);
+  // A budget in another currency compares the converted, displayed price (D43): with monotonic
+  // conversion that is one bound on the exact USD price.
+  let budgetMaxMicros = request.budgetMaxMicros;
+  let budgetText: BudgetText | undefined;
+  if (request.budgetMaxMicros !== undefined && money.currency !== 'USD') {
+    // The budget as parsed (cut to the millionth), read in the requested currency.
+    const budget = { units: BigInt(request.budgetMaxMicros), scale: 6 };
+    budgetMaxMicros = money.maxMonthlyMicrosShownAtMost(budget);
+    budgetText = currencyBudgetText(money, budget);
+  }
   const criteria = {
     minMemoryMb: requirements.minMemoryMb,
     minVcpu: requirements.minVcpu,
     limit: request.limit,
-    ...(request.budgetMaxMicros === undefined ? {} : { budgetMaxMicros: request.budgetMaxMicros }),
+    ...(budgetMaxMicros === undefined ? {} : { budgetMaxMicros }),
     ...(request.providers === undefined ? {} : { providers: request.providers }),
     ...(request.regions === undefined ? {} : { regions: request.regions }),
   };
   const { ranked, matchingMonthlyMicros } = recommend(candidates, criteria);
   const recommendations = ranked.map((entry): RecommendationDto => {
     const c = entry.candidate;
-    const { pros, cons } = prosAndCons(entry, criteria, matchingMonthlyMicros);
+    const { pros, cons } = prosAndCons(entry, criteria, matchingMonthlyMicros, budgetText);
     return {
       rank: entry.rank,
       provider: c.providerName,
@@ -84,8 +100,9 @@ export function buildRecommendations(
       region: c.regionName,
       specs: { vcpu: c.vcpu, memory_mb: c.memoryMb, storage_gb: c.storageGb },
       price: {
-        monthly: monthlyFromMicros(c.monthlyMicros),
-        hourly: hourlyFromMicros(c.hourlyMicros),
+        monthly: money.monthly(c.monthlyMicros),
+        hourly: money.hourly(c.hourlyMicros),
+        currency: money.currency,
       },
       match_score: entry.parts.score,
       pros,

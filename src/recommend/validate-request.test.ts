@@ -34,6 +34,7 @@ describe('parseRecommendRequest: accepted bodies', () => {
       stack: ['nginx'],
       scale: 'small',
       limit: 10,
+      currency: 'USD',
     });
   });
 
@@ -62,6 +63,7 @@ describe('parseRecommendRequest: accepted bodies', () => {
       budgetMax: 49.99,
       budgetMaxMicros: 49_990_000,
       limit: 50,
+      currency: 'USD',
       providers: ['provider_b', 'provider_a'],
       regions: ['icn', 'ap-east-1'],
     });

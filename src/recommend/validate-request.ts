@@ -36,6 +36,8 @@ export interface RecommendRequest {
   readonly providers?: readonly ProviderName[];
   /** Distinct region codes (section 4.5), when the filter was given. */
   readonly regions?: readonly string[];
+  /** D43: prices (and budget_max) in this currency; USD by default. */
+  readonly currency: string;
 }
 
 export type RecommendErrorCode =
@@ -54,7 +56,11 @@ export type ParseRecommendResult =
 
 type Body = Readonly<Record<string, unknown>>;
 
-export function parseRecommendRequest(body: unknown): ParseRecommendResult {
+/** `currencies`: those a request may ask for (the exchange rates in use; D43). */
+export function parseRecommendRequest(
+  body: unknown,
+  currencies: readonly string[] = ['USD'],
+): ParseRecommendResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return fail('INVALID_JSON', 'The request body must be a JSON object', {
       expected: 'object',
@@ -117,10 +123,20 @@ export function parseRecommendRequest(body: unknown): ParseRecommendResult {
     regions = result.value;
   }
 
+  let currency = 'USD';
+  if (has(fields, 'currency')) {
+    const value = fields.currency;
+    if (typeof value !== 'string' || !currencies.includes(value)) {
+      return invalid('currency', value, 'is not one of the allowed values', currencies);
+    }
+    currency = value;
+  }
+
   const value: RecommendRequest = {
     stack: stackResult.value,
     scale,
     limit,
+    currency,
     ...(budgetMaxMicros === undefined
       ? {}
       : { budgetMax: microsToDollars(budgetMaxMicros), budgetMaxMicros }),

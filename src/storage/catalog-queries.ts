@@ -46,7 +46,11 @@ const SORT_COLUMNS = {
   instance_name: 'i.instance_name',
   provider: 'pv.name',
   region: 'r.region_code',
-} as const satisfies Record<SortColumn, string>;
+  // Exact ratios compare equal as doubles (both sides are the correctly rounded quotient) and
+  // distinct ones at catalogue magnitudes stay distinct, so ties still break on id (D16).
+  price_per_vcpu: sql<number>`cast(p.monthly_micros as double precision) / nullif(i.vcpu, 0)`,
+  price_per_gb: sql<number>`cast(p.monthly_micros as double precision) / nullif(i.memory_mb, 0)`,
+} as const satisfies Record<SortColumn, unknown>;
 
 function recordJoin(db: Executor) {
   return db

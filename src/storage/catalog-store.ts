@@ -10,7 +10,10 @@ export type SortColumn =
   | 'storage_gb'
   | 'instance_name'
   | 'provider'
-  | 'region';
+  | 'region'
+  /** Monthly price per vCPU, and per memory GiB (D45). */
+  | 'price_per_vcpu'
+  | 'price_per_gb';
 
 export interface InstanceFilter {
   readonly provider?: ProviderName;

@@ -46,6 +46,10 @@ function sortValue(row: InstanceRow, column: SortColumn): number | string {
       return row.providerName;
     case 'region':
       return row.regionCode;
+    case 'price_per_vcpu':
+      return row.monthlyMicros / row.vcpu;
+    case 'price_per_gb':
+      return row.monthlyMicros / row.memoryMb;
   }
 }
 

@@ -71,6 +71,7 @@ describe('GET /openapi.json', () => {
         'order',
         'limit',
         'offset',
+        'currency',
       ].sort(),
     );
   });

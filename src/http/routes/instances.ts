@@ -9,7 +9,10 @@ import { InstanceRecord, InstancesQuery, InstancesResponse } from '../schemas/in
 
 export const INSTANCES_RATE_LIMIT = 100;
 
-export function instancesRoute(app: FastifyInstance, { listing, config }: AppServices): void {
+export function instancesRoute(
+  app: FastifyInstance,
+  { listing, config, rates }: AppServices,
+): void {
   app.addSchema(InstanceRecord);
   const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Origin' : 'X-API-Key';
   const cacheControl = `public, max-age=${CACHE_TTL_SECONDS}`;
@@ -28,7 +31,7 @@ export function instancesRoute(app: FastifyInstance, { listing, config }: AppSer
       },
     },
     async (request, reply) => {
-      const parsed = parseInstanceQuery(request.query as Record<string, unknown>);
+      const parsed = parseInstanceQuery(request.query as Record<string, unknown>, rates.current());
       if (!parsed.ok) {
         const { parameter, value, reason, allowed } = parsed.problem;
         throw new AppError(

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { moneyView } from '../../fx/convert.js';
 import { buildRecommendations, candidateQueryFor } from '../../recommend/recommend.js';
 import { parseRecommendRequest } from '../../recommend/validate-request.js';
 import type { AppServices } from '../app-services.js';
@@ -8,7 +9,7 @@ import { RecommendRequestSchema, RecommendResponse } from '../schemas/recommend.
 
 export const RECOMMEND_RATE_LIMIT = 60;
 
-export function recommendRoute(app: FastifyInstance, { candidates }: AppServices): void {
+export function recommendRoute(app: FastifyInstance, { candidates, rates }: AppServices): void {
   app.post(
     '/recommend',
     {
@@ -31,17 +32,24 @@ export function recommendRoute(app: FastifyInstance, { candidates }: AppServices
           ? new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json')
           : new AppError('INVALID_JSON', 'Request body is empty; a JSON object is required');
       }
-      const parsed = parseRecommendRequest(request.body);
+      // One snapshot of the rates for the whole request: the allowed list and the prices agree.
+      const table = rates.current();
+      const parsed = parseRecommendRequest(request.body, rates.currencies());
       if (!parsed.ok)
         throw new AppError(parsed.error.code, parsed.error.message, parsed.error.details);
+      const money = moneyView(table, parsed.value.currency);
       const data = buildRecommendations(
         await candidates.find(candidateQueryFor(parsed.value)),
         parsed.value,
+        money,
       );
       return reply.send({
         success: true,
         data,
-        meta: { query_time_ms: Math.round(performance.now() - started) },
+        meta: {
+          query_time_ms: Math.round(performance.now() - started),
+          ...(money.note !== undefined && { exchange_rate: money.note }),
+        },
       });
     },
   );

@@ -34,9 +34,24 @@ export const InstanceRecord = Type.Object(
       country_code: Type.String(),
     }),
     pricing: Type.Object({
-      hourly_price: Type.Number({ description: 'USD per hour, rounded to 4 decimals.' }),
-      monthly_price: Type.Number({ description: 'USD per month, rounded to 2 decimals.' }),
-      currency: Type.Literal('USD'),
+      hourly_price: Type.Number({
+        description: 'Per hour in `currency`, rounded to 4 decimals.',
+      }),
+      monthly_price: Type.Number({
+        description:
+          "Per month in `currency`, rounded to the currency's minor unit (USD, EUR, SGD...: 2 decimals; JPY, KRW, IDR, ISK: 0).",
+      }),
+      currency: Type.String({
+        description: 'USD unless another currency was asked for (D43).',
+        examples: ['USD', 'JPY'],
+      }),
+      monthly_price_per_vcpu: Type.Union([Type.Number(), Type.Null()], {
+        description: 'Extension (D45): monthly price / vcpu, rounded like monthly_price.',
+      }),
+      monthly_price_per_gb: Type.Union([Type.Number(), Type.Null()], {
+        description:
+          'Extension (D45): monthly price / memory in GiB (memory_mb / 1024), rounded like monthly_price.',
+      }),
       available: Type.Integer({
         description:
           '1 when the provider offers the type in the region now. Only available records are listed.',
@@ -68,7 +83,7 @@ const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = 
     minimum: 0,
     maximum: 1_000_000_000,
     description:
-      'Monthly price (USD) as shown (whole cents) at most this. Plain decimal; cut to the micro-dollar, and echoed as the value used.',
+      'Monthly price at most this, in the requested `currency` (USD by default). Plain decimal, cut to the millionth and echoed as the value used. USD: compared with the price as shown (whole cents); another currency: compared with the converted price as shown (rounded to its minor unit).',
   }),
   instance_family: Enum(INSTANCE_FAMILIES, 'Only this family.'),
   has_gpu: Type.Boolean({ description: '`true`: gpu_count > 0; `false`: gpu_count = 0.' }),
@@ -79,12 +94,37 @@ const queryParameters = {
   ...(filterDescriptions as Record<string, TSchema>),
   sort_by: Enum(
     SORT_FIELDS,
-    'Sort field. Default monthly price. price and monthly_price sort by monthly price, memory_gb by memory, provider by provider name, region by region code, instance_name by code point. Ties always break by id ascending.',
+    'Sort field. Default monthly price. price and monthly_price sort by monthly price, memory_gb by memory, provider by provider name, region by region code, instance_name by code point, price_per_vcpu and price_per_gb (extension, D45) by the exact monthly price per vCPU and per memory GiB. Ties always break by id ascending.',
   ),
   order: Enum(['asc', 'desc'], 'Default asc; applies to the default sort too.'),
+  currency: Type.String({
+    pattern: '^[A-Z]{3}$',
+    default: 'USD',
+    description:
+      'Extension (D43): prices in this currency, converted from USD at the latest ECB reference rate (usd x rate[X] / rate[USD], both per EUR). USD, EUR or any currency in the ECB file (upper case, exact); any other value: 400 INVALID_PARAMETER with `allowed`. metadata.exchange_rate tells the rate used.',
+    examples: ['JPY', 'KRW', 'SGD', 'HKD', 'EUR'],
+  }),
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 50 }),
   offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
 };
+
+/** D43's `metadata.exchange_rate`, present when prices are not in USD. */
+export const ExchangeRateNote = Type.Object(
+  {
+    base: Type.Literal('USD'),
+    currency: Type.String({ examples: ['JPY'] }),
+    rate: Type.Number({
+      description:
+        'Units of `currency` per 1 USD, rounded to 6 decimals for display; prices are converted with the exact ratio of the two ECB rates.',
+      examples: [158.088562],
+    }),
+    as_of: Type.String({ format: 'date', description: 'The ECB reference date of the rates.' }),
+    source: Type.String({
+      examples: ['European Central Bank euro foreign exchange reference rates (bundled recording)'],
+    }),
+  },
+  { description: 'Extension (D43): present when prices are not in USD.' },
+);
 
 export const InstancesQuery = Type.Object(
   Object.fromEntries(
@@ -109,6 +149,7 @@ export const InstancesResponse = Type.Object({
       }),
       query_time_ms: Type.Integer(),
       filters_applied: Type.Object({}, { additionalProperties: true }),
+      exchange_rate: Type.Optional(ExchangeRateNote),
     }),
   }),
 });

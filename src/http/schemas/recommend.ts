@@ -3,6 +3,7 @@ import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { SCORING_DESCRIPTION } from '../../recommend/scoring-description.js';
 import { SCALES, STACK_NAMES } from '../../recommend/stacks.js';
 import { StringEnum } from './common.js';
+import { ExchangeRateNote } from './instances.js';
 
 export const RecommendRequestSchema = Type.Object({
   stack: Type.Array(StringEnum(STACK_NAMES), {
@@ -16,7 +17,16 @@ export const RecommendRequestSchema = Type.Object({
       exclusiveMinimum: 0,
       maximum: 1_000_000_000,
       description:
-        'Monthly budget in USD, cut to the micro-dollar; compared with the monthly price as shown.',
+        'Monthly budget in `currency` (USD by default), cut to the millionth; compared with the monthly price as shown in that currency.',
+    }),
+  ),
+  currency: Type.Optional(
+    Type.String({
+      pattern: '^[A-Z]{3}$',
+      default: 'USD',
+      description:
+        'Extension (D43): prices and budget_max in this currency (USD, EUR or any currency of the ECB reference rates); otherwise 400 INVALID_PARAMETER with `allowed`.',
+      examples: ['JPY'],
     }),
   ),
   limit: Type.Optional(
@@ -52,7 +62,11 @@ export const RecommendResponse = Type.Object({
           memory_mb: Type.Integer(),
           storage_gb: Type.Integer(),
         }),
-        price: Type.Object({ monthly: Type.Number(), hourly: Type.Number() }),
+        price: Type.Object({
+          monthly: Type.Number({ description: "Rounded to the currency's minor unit." }),
+          hourly: Type.Number({ description: 'Rounded to 4 decimals.' }),
+          currency: Type.String({ description: 'Extension (D43).', examples: ['USD'] }),
+        }),
         match_score: Type.Integer({ minimum: 0, maximum: 100 }),
         pros: Type.Array(Type.String()),
         cons: Type.Array(Type.String()),
@@ -65,5 +79,8 @@ export const RecommendResponse = Type.Object({
       { description: SCORING_DESCRIPTION },
     ),
   }),
-  meta: Type.Object({ query_time_ms: Type.Integer() }),
+  meta: Type.Object({
+    query_time_ms: Type.Integer(),
+    exchange_rate: Type.Optional(ExchangeRateNote),
+  }),
 });

@@ -17,6 +17,8 @@ const SORTS: readonly SortColumn[] = [
   'instance_name',
   'provider',
   'region',
+  'price_per_vcpu',
+  'price_per_gb',
 ];
 
 const SORT_KEY: Record<SortColumn, (row: InstanceRow) => number | string> = {
@@ -28,6 +30,8 @@ const SORT_KEY: Record<SortColumn, (row: InstanceRow) => number | string> = {
   instance_name: (r) => r.instanceName,
   provider: (r) => r.providerName,
   region: (r) => r.regionCode,
+  price_per_vcpu: (r) => r.monthlyMicros / r.vcpu,
+  price_per_gb: (r) => r.monthlyMicros / r.memoryMb,
 };
 
 function compareCodePoints(a: string, b: string): number {
