@@ -1,5 +1,20 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 
+/**
+ * The document's tags: every operation names one of these (`tags` in its route schema), and
+ * `redocly lint` (test/http/openapi.lint.test.ts, rule operation-tag-defined) fails on a tag
+ * that is not declared here. A new endpoint takes the tag of its capability or adds one.
+ */
+export const API_TAGS = [
+  { name: 'instances', description: 'The catalogue of instance types and their prices.' },
+  { name: 'recommendations', description: 'Instances recommended for a software stack.' },
+  { name: 'sync', description: 'Fetching the providers’ latest catalogues.' },
+  { name: 'health', description: 'Health of the service and freshness of each provider’s data.' },
+  { name: 'meta', description: 'This API description.' },
+] as const;
+
+export type ApiTag = (typeof API_TAGS)[number]['name'];
+
 /** The OpenAPI 3.1 document, generated from the route schemas (GET /openapi.json). */
 export function openApiOptions(): SwaggerOptions {
   return {
@@ -17,7 +32,17 @@ export function openApiOptions(): SwaggerOptions {
           '',
           'Every error has the envelope `{ "success": false, "error": { "code", "message", "details"? } }`. Timestamps are ISO 8601 UTC with milliseconds, except /health `last_sync` (`YYYY-MM-DD HH:MM:SS` UTC). Prices are USD, hourly rounded to 4 decimals and monthly to 2, from exact upstream decimals; monthly = hourly × 730 where an upstream gives only hourly.',
         ].join('\n'),
+        // No licence has been granted for cloudprice yet (package.json is private and there is no
+        // LICENSE file): the document says so rather than inventing one (docs/adr/0006).
+        license: {
+          name: 'Proprietary: all rights reserved',
+          identifier: 'LicenseRef-cloudprice-proprietary',
+        },
       },
+      // Relative to where the document was served: the same origin whatever host name, port or
+      // scheme a client reached it on (docs/adr/0006).
+      servers: [{ url: '/', description: 'The server that served this document' }],
+      tags: API_TAGS.map((tag) => ({ ...tag })),
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       },

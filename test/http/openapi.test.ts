@@ -43,7 +43,13 @@ describe('GET /openapi.json', () => {
 
   it('is OpenAPI 3.1 and describes every endpoint with its error codes', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/health', '/instances', '/recommend', '/sync']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/health',
+      '/instances',
+      '/openapi.json',
+      '/recommend',
+      '/sync',
+    ]);
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const operation of Object.values(methods)) {
         expect(Object.keys(operation.responses), path).toEqual(

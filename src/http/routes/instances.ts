@@ -4,7 +4,8 @@ import { CACHE_TTL_SECONDS } from '../../catalog/instance-listing.js';
 import { parseInstanceQuery } from '../../catalog/instance-query.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
-import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
+import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
+import { INSTANCES_RESPONSE_EXAMPLE } from '../schemas/examples.js';
 import { InstanceRecord, InstancesQuery, InstancesResponse } from '../schemas/instances.js';
 
 export const INSTANCES_RATE_LIMIT = 100;
@@ -22,12 +23,17 @@ export function instancesRoute(
     {
       config: { rateLimit: INSTANCES_RATE_LIMIT },
       schema: {
+        operationId: 'listInstances',
+        tags: ['instances'],
         summary: 'List instances with filters, sorting and pagination',
         description:
           'Available records only. Responses are cached for 300 s per normalised query; a successful sync empties the cache. Any invalid parameter gives 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}; a parameter given twice is invalid; unknown parameters are ignored.',
         security: ApiKeySecurity,
         querystring: InstancesQuery,
-        response: { 200: InstancesResponse, ...commonErrorResponses(400) },
+        response: {
+          200: withExamples(InstancesResponse, INSTANCES_RESPONSE_EXAMPLE),
+          ...commonErrorResponses(400),
+        },
       },
     },
     async (request, reply) => {

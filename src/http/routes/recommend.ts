@@ -4,7 +4,17 @@ import { buildRecommendations, candidateQueryFor } from '../../recommend/recomme
 import { parseRecommendRequest } from '../../recommend/validate-request.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
-import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
+import {
+  ApiKeySecurity,
+  commonErrorResponses,
+  errorResponse,
+  withExamples,
+} from '../schemas/common.js';
+import {
+  INVALID_STACK_EXAMPLE,
+  RECOMMEND_REQUEST_EXAMPLE,
+  RECOMMEND_RESPONSE_EXAMPLE,
+} from '../schemas/examples.js';
 import { RecommendRequestSchema, RecommendResponse } from '../schemas/recommend.js';
 
 export const RECOMMEND_RATE_LIMIT = 60;
@@ -15,12 +25,18 @@ export function recommendRoute(app: FastifyInstance, { candidates, rates }: AppS
     {
       config: { rateLimit: RECOMMEND_RATE_LIMIT },
       schema: {
+        operationId: 'recommendInstances',
+        tags: ['recommendations'],
         summary: 'Recommend instances for a stack and scale',
         description:
           'Needs a JSON body (no Content-Type: 400 INVALID_CONTENT_TYPE; empty body: 400 INVALID_JSON). Missing stack or scale: MISSING_PARAMETER (stack is checked first); stack not an array or over 20 entries: INVALID_PARAMETER; empty: EMPTY_STACK; unknown names: INVALID_STACK with details {invalid, supported}; scale other than small/medium/large: INVALID_PARAMETER with allowed; budget_max not a number > 0: INVALID_PARAMETER. See docs/recommend-scoring.md for the scoring.',
         security: ApiKeySecurity,
-        body: RecommendRequestSchema,
-        response: { 200: RecommendResponse, ...commonErrorResponses(400, 413) },
+        body: withExamples(RecommendRequestSchema, RECOMMEND_REQUEST_EXAMPLE),
+        response: {
+          200: withExamples(RecommendResponse, RECOMMEND_RESPONSE_EXAMPLE),
+          ...commonErrorResponses(413),
+          400: errorResponse(400, INVALID_STACK_EXAMPLE),
+        },
       },
     },
     async (request, reply) => {

@@ -2,7 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { parseSyncRequest } from '../../sync/sync-request.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
-import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
+import {
+  ApiKeySecurity,
+  commonErrorResponses,
+  errorResponse,
+  withExamples,
+} from '../schemas/common.js';
+import {
+  SYNC_FAILED_EXAMPLE,
+  SYNC_REQUEST_EXAMPLE,
+  SYNC_RESPONSE_EXAMPLE,
+  UNSUPPORTED_PROVIDERS_EXAMPLE,
+} from '../schemas/examples.js';
 import { SyncRequest, SyncResponse } from '../schemas/health-sync.js';
 
 export const SYNC_RATE_LIMIT = 10;
@@ -13,12 +24,19 @@ export function syncRoute(app: FastifyInstance, { sync }: AppServices): void {
     {
       config: { rateLimit: SYNC_RATE_LIMIT },
       schema: {
+        operationId: 'syncProviders',
+        tags: ['sync'],
         summary: 'Fetch the latest catalogue from providers',
         description:
           'No body means the defaults ({"providers":["provider_a"]}). Each provider is applied atomically; a failed provider keeps its previous catalogue. Some providers failing gives 200 with data.success false; all failing gives 500 SYNC_FAILED with the per-provider results in error.details.providers. A sync of a provider already running (on any replica) is waited for.',
         security: ApiKeySecurity,
-        body: SyncRequest,
-        response: { 200: SyncResponse, ...commonErrorResponses(400, 413) },
+        body: withExamples(SyncRequest, SYNC_REQUEST_EXAMPLE),
+        response: {
+          200: withExamples(SyncResponse, SYNC_RESPONSE_EXAMPLE),
+          ...commonErrorResponses(413),
+          400: errorResponse(400, UNSUPPORTED_PROVIDERS_EXAMPLE),
+          500: errorResponse(500, SYNC_FAILED_EXAMPLE),
+        },
       },
     },
     async (request, reply) => {
