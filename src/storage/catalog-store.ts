@@ -1,5 +1,6 @@
 import type { InstanceFamily, ProviderName } from '../catalog/model.js';
 import type { ProviderCatalog } from '../sync/offer.js';
+import type { ApplyOptions } from './catalog-apply.js';
 
 /** Sort fields after aliases are resolved (D16): price/monthly_price -> monthly_price, memory_gb -> memory_mb. */
 export type SortColumn =
@@ -131,6 +132,7 @@ export interface CatalogStore {
   applyProviderCatalog(
     catalog: ProviderCatalog,
     run: Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>,
+    options?: ApplyOptions,
   ): Promise<ApplyCounts>;
   /** Appends a failed run to the sync history. */
   recordFailedRun(run: SyncRunRecord): Promise<void>;
