@@ -12,12 +12,14 @@ import {
   type CliIo,
 } from './cli-common.js';
 
-export const SYNC_USAGE = `Usage: cloudprice sync [provider ...] [--json]
+export const SYNC_USAGE = `Usage: cloudprice sync [provider ...] [--force] [--json]
 
 Fetches the named providers' catalogues (default: ${PROVIDER_NAMES.join(' ')}) from their
 configured sources and stores each one atomically, as POST /sync does. Prints one row per
 provider; exit code 0 if every provider succeeded, 1 if any failed, 2 for bad arguments.
 
+  --force  apply a catalogue even when it removes more than half of a provider's available
+           records (refused otherwise; a catalogue with none is always refused)
   --json   print the full sync report (the shape of POST /sync's data) instead of a table`;
 
 /**
@@ -79,7 +81,11 @@ export async function runSyncCommand(args: readonly string[], io: CliIo): Promis
   const { values, positionals } = parseCommandArgs(
     'sync',
     args,
-    { help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
+    {
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' },
+      force: { type: 'boolean' },
+    },
     true,
   );
   if (values.help === true) {
@@ -89,7 +95,9 @@ export async function runSyncCommand(args: readonly string[], io: CliIo): Promis
   // Checked before anything is opened, so a typo costs nothing.
   const providers = providersToSync(positionals);
   const config = configOf(io);
-  const report = await withServices(config, io, (services) => services.sync.sync(providers));
+  const report = await withServices(config, io, (services) =>
+    services.sync.sync(providers, { force: values.force === true }),
+  );
   io.out(values.json === true ? JSON.stringify(report, null, 2) : formatSyncTable(report));
   return report.success ? EXIT_OK : EXIT_FAILURE;
 }

@@ -20,8 +20,8 @@ export function scheduleRateRefresh(rates: ExchangeRateService, intervalMs: numb
  */
 export function withRateRefresh(sync: SyncService, rates: ExchangeRateService): SyncService {
   return {
-    async sync(providers): Promise<SyncReport> {
-      const [report] = await Promise.all([sync.sync(providers), rates.refresh()]);
+    async sync(providers, options): Promise<SyncReport> {
+      const [report] = await Promise.all([sync.sync(providers, options), rates.refresh()]);
       return report;
     },
     abortAll() {

@@ -14,6 +14,21 @@ import { epochMs, insertSyncRun } from './sync-history.js';
 
 export type ApplyRun = Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>;
 
+/** What an apply would do to the provider's available records, known before it commits. */
+export interface CatalogChange {
+  /** Available records of the provider before the apply. */
+  readonly previous: number;
+  /** Of those, how many the new catalogue no longer holds (they become unavailable, D15). */
+  readonly removed: number;
+  /** Available records after the apply. */
+  readonly remaining: number;
+}
+
+export interface ApplyOptions {
+  /** Runs inside the transaction before the commit; a throw rolls the whole apply back. */
+  readonly check?: (change: CatalogChange) => void;
+}
+
 /** Rows per multi-row INSERT: 12 and 7 bound values a row stay far below SQLite's 32,766. */
 const INSTANCE_CHUNK = 500;
 const PRICING_CHUNK = 1000;
@@ -119,7 +134,8 @@ async function upsertPricing(
   offers: readonly InstanceOffer[],
   updatedAt: number,
   observedAt: number,
-): Promise<void> {
+): Promise<Set<number>> {
+  const stored = new Set<number>();
   const instanceRefs = new Map<string, number>();
   const instanceRows = await trx
     .selectFrom('instances')
@@ -167,8 +183,13 @@ async function upsertPricing(
           observed_at: eb.ref('excluded.observed_at'),
         })),
       )
-      .execute();
+      .returning('id')
+      .execute()
+      .then((rows) => {
+        for (const row of rows) stored.add(Number(row.id));
+      });
   }
+  return stored;
 }
 
 /**
@@ -179,6 +200,7 @@ export async function applyCatalogInTransaction(
   trx: Transaction<CatalogDatabase>,
   catalog: ProviderCatalog,
   run: ApplyRun,
+  options: ApplyOptions = {},
 ): Promise<ApplyCounts> {
   if (run.provider !== catalog.provider) {
     throw new Error('sync run and catalogue name different providers');
@@ -192,7 +214,7 @@ export async function applyCatalogInTransaction(
   // Mark everything unavailable, then the upserts below mark what the catalogue holds available
   // again: what is left at 0 vanished upstream (D15). Being a write, this first statement also
   // takes SQLite's write lock at once (its BEGIN is deferred; a read first could not upgrade).
-  await trx
+  const wasAvailable = await trx
     .updateTable('pricing')
     .set({ available: 0, updated_at: updatedAt })
     .where('available', '=', sql.lit(1))
@@ -203,6 +225,7 @@ export async function applyCatalogInTransaction(
         .select('i.id')
         .where('pv.name', '=', catalog.provider),
     )
+    .returning('id')
     .execute();
 
   const provider = await trx
@@ -222,7 +245,13 @@ export async function applyCatalogInTransaction(
   }
   await upsertRegions(trx, provider.id, known);
   await upsertInstances(trx, provider.id, plan.instances);
-  await upsertPricing(trx, provider.id, plan.offers, updatedAt, observedAt);
+  const nowAvailable = await upsertPricing(trx, provider.id, plan.offers, updatedAt, observedAt);
+  // Before anything commits: the caller may refuse a change (a provider emptied or halved).
+  options.check?.({
+    previous: wasAvailable.length,
+    removed: wasAvailable.filter((row) => !nowAvailable.has(Number(row.id))).length,
+    remaining: nowAvailable.size,
+  });
 
   const counts: ApplyCounts = {
     regions: plan.regionCodes.length,

@@ -1,5 +1,6 @@
 import type { InstanceFamily, ProviderName } from '../catalog/model.js';
 import type { DataSource, ProviderCatalog } from '../sync/offer.js';
+import type { ApplyOptions } from './catalog-apply.js';
 
 /** Sort fields after aliases are resolved (D16): price/monthly_price -> monthly_price, memory_gb -> memory_mb. */
 export type SortColumn =
@@ -140,6 +141,7 @@ export interface CatalogStore {
   applyProviderCatalog(
     catalog: ProviderCatalog,
     run: Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>,
+    options?: ApplyOptions,
   ): Promise<ApplyCounts>;
   /** Appends a failed run to the sync history. */
   recordFailedRun(run: SyncRunRecord): Promise<void>;

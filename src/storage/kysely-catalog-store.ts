@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { ProviderName } from '../catalog/model.js';
 import type { ProviderCatalog } from '../sync/offer.js';
 import { applyCatalogInTransaction } from './catalog-apply.js';
-import type { ApplyRun } from './catalog-apply.js';
+import type { ApplyOptions, ApplyRun } from './catalog-apply.js';
 import {
   countAvailableRecords,
   selectCandidates,
@@ -87,10 +87,14 @@ export class KyselyCatalogStore implements CatalogStore {
     return await selectCandidates(this.#db(), query);
   }
 
-  async applyProviderCatalog(catalog: ProviderCatalog, run: ApplyRun): Promise<ApplyCounts> {
+  async applyProviderCatalog(
+    catalog: ProviderCatalog,
+    run: ApplyRun,
+    options?: ApplyOptions,
+  ): Promise<ApplyCounts> {
     return await this.#db()
       .transaction()
-      .execute((trx) => applyCatalogInTransaction(trx, catalog, run));
+      .execute((trx) => applyCatalogInTransaction(trx, catalog, run, options));
   }
 
   async recordFailedRun(run: SyncRunRecord): Promise<void> {

@@ -13,7 +13,8 @@ export type SyncRequestProblem =
     };
 
 export type SyncRequestResult =
-  { ok: true; providers: readonly ProviderName[] } | { ok: false; problem: SyncRequestProblem };
+  | { ok: true; providers: readonly ProviderName[]; force: boolean }
+  | { ok: false; problem: SyncRequestProblem };
 
 const invalid = (parameter: string, value: unknown, reason: string): SyncRequestResult => ({
   ok: false,
@@ -28,11 +29,12 @@ const invalid = (parameter: string, value: unknown, reason: string): SyncRequest
 export function parseSyncRequest(
   body: Readonly<Record<string, unknown>> | undefined,
 ): SyncRequestResult {
-  if (body === undefined) return { ok: true, providers: DEFAULT_SYNC_PROVIDERS };
+  if (body === undefined) return { ok: true, providers: DEFAULT_SYNC_PROVIDERS, force: false };
   if ('force' in body && typeof body.force !== 'boolean') {
     return invalid('force', body.force, 'must be a boolean');
   }
-  if (!('providers' in body)) return { ok: true, providers: DEFAULT_SYNC_PROVIDERS };
+  const force = body.force === true;
+  if (!('providers' in body)) return { ok: true, providers: DEFAULT_SYNC_PROVIDERS, force };
   const providers = body.providers;
   if (!Array.isArray(providers))
     return invalid('providers', providers, 'must be an array of provider names');
@@ -55,5 +57,5 @@ export function parseSyncRequest(
       },
     };
   }
-  return { ok: true, providers: [...new Set(providers as ProviderName[])] };
+  return { ok: true, providers: [...new Set(providers as ProviderName[])], force };
 }

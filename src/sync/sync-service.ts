@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { ProviderName } from '../catalog/model.js';
 import type { InvalidationBus } from '../infra/invalidation-bus.js';
 import { noopMetrics, type Metrics } from '../observability/metrics.js';
+import type { CatalogChange } from '../storage/catalog-apply.js';
 import type { CatalogStore, SyncRunRecord } from '../storage/catalog-store.js';
 import type { ProviderAdapter } from './offer.js';
 import { UpstreamError } from './upstream-error.js';
@@ -36,9 +37,17 @@ export interface SyncReport {
   };
 }
 
+export interface SyncOptions {
+  /**
+   * Apply even a catalogue that removes more than half of a provider's available records
+   * (never one that leaves it with none). POST /sync `force`, `cloudprice sync --force`.
+   */
+  readonly force?: boolean;
+}
+
 export interface SyncService {
   /** Syncs the given (distinct, supported) providers concurrently and reports each result. */
-  sync(providers: readonly ProviderName[]): Promise<SyncReport>;
+  sync(providers: readonly ProviderName[], options?: SyncOptions): Promise<SyncReport>;
   /** Aborts running syncs (shutdown). Their previous catalogues stay as they were (D22). */
   abortAll(): void;
 }
@@ -78,7 +87,11 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     });
   }
 
-  async function syncProvider(provider: ProviderName, syncId: string): Promise<ProviderSyncResult> {
+  async function syncProvider(
+    provider: ProviderName,
+    syncId: string,
+    force: boolean,
+  ): Promise<ProviderSyncResult> {
     const started = new Date();
     const clock = performance.now();
     const elapsed = () => Math.round(performance.now() - clock);
@@ -92,12 +105,11 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
         const finished = await finishedSince(provider, started);
         if (finished !== undefined) return { finished };
         const catalog = await deps.adapters[provider].fetchCatalog(signal);
-        const applied = await deps.store.applyProviderCatalog(catalog, {
-          syncId,
-          provider,
-          startedAt: started,
-          completedAt: new Date(),
-        });
+        const applied = await deps.store.applyProviderCatalog(
+          catalog,
+          { syncId, provider, startedAt: started, completedAt: new Date() },
+          { check: (change) => checkCatalogChange(provider, change, force) },
+        );
         return { applied };
       });
       if (outcome.finished !== undefined) return reported(outcome.finished, elapsed());
@@ -157,20 +169,26 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     return latest !== null && latest.completedAt.getTime() > since.getTime() ? latest : undefined;
   }
 
-  function shared(provider: ProviderName, syncId: string): Promise<ProviderSyncResult> {
+  function shared(
+    provider: ProviderName,
+    syncId: string,
+    force: boolean,
+  ): Promise<ProviderSyncResult> {
+    // A request joining a sync already running shares its result, forced or not.
     let result = running.get(provider);
     if (result === undefined) {
-      result = syncProvider(provider, syncId).finally(() => running.delete(provider));
+      result = syncProvider(provider, syncId, force).finally(() => running.delete(provider));
       running.set(provider, result);
     }
     return result;
   }
 
   return {
-    async sync(providers) {
+    async sync(providers, options = {}) {
       const syncId = newSyncId();
       const startedAt = new Date();
-      const results = await Promise.all(providers.map((p) => shared(p, syncId)));
+      const force = options.force === true;
+      const results = await Promise.all(providers.map((p) => shared(p, syncId, force)));
       const completedAt = new Date();
       const succeeded = results.filter((r) => r.success);
       return {
@@ -237,9 +255,38 @@ const ABORTED = {
     'The sync was cancelled because the service is shutting down; the previous catalogue is unchanged',
 } as const;
 
-/** What a client may see of a failure: upstream errors say what went wrong; others stay vague. */
+/**
+ * Refuses, before it commits, a catalogue that would leave the provider with no available records
+ * (an empty but valid upstream: none of our regions listed, every type skipped) or, unless
+ * forced, remove more than half of them: both are far likelier an upstream fault than a real
+ * change, and refusing keeps the previous catalogue (D22). Issue 15 item 3.
+ */
+export function checkCatalogChange(
+  provider: ProviderName,
+  change: CatalogChange,
+  force: boolean,
+): void {
+  if (change.remaining === 0) {
+    throw new UpstreamError(
+      'UPSTREAM_INVALID_DATA',
+      `${provider}: the upstream lists no usable instance offer for our regions (${change.previous} available before)`,
+      {
+        publicMessage:
+          'The upstream lists no usable instance offer for our regions; the previous catalogue is unchanged',
+      },
+    );
+  }
+  if (!force && change.removed * 2 > change.previous) {
+    const text = `The sync would remove ${change.removed} of ${change.previous} available records (more than half); the previous catalogue is unchanged. Send "force": true to apply it`;
+    throw new UpstreamError('UPSTREAM_INVALID_DATA', `${provider}: ${text}`, {
+      publicMessage: text,
+    });
+  }
+}
+
+/** What a client may see of a failure: a coded message; the detail is logged (D4). */
 function describeFailure(error: unknown): { code: string; message: string } {
-  if (error instanceof UpstreamError) return { code: error.code, message: error.message };
+  if (error instanceof UpstreamError) return { code: error.code, message: error.publicMessage };
   return {
     code: 'SYNC_APPLY_FAILED',
     message: 'Storing the provider catalogue failed; the previous catalogue is unchanged',

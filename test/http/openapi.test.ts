@@ -110,7 +110,11 @@ describe('GET /openapi.json', () => {
       400,
     ],
     ['sync invalid', { method: 'POST', url: '/sync', payload: { providers: ['nope'] } }, 400],
-    ['sync', { method: 'POST', url: '/sync', payload: { providers: ['provider_a'] } }, 200],
+    [
+      'sync',
+      { method: 'POST', url: '/sync', payload: { providers: ['provider_a'], force: true } },
+      200,
+    ],
   ];
 
   it.each(requests)('%s matches its documented response', async (_label, request, status) => {

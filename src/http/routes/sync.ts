@@ -28,7 +28,7 @@ export function syncRoute(app: FastifyInstance, { sync }: AppServices): void {
         tags: ['sync'],
         summary: 'Fetch the latest catalogue from providers',
         description:
-          'No body means the defaults ({"providers":["provider_a"]}). Each provider is applied atomically; a failed provider keeps its previous catalogue. Some providers failing gives 200 with data.success false; all failing gives 500 SYNC_FAILED with the per-provider results in error.details.providers. A sync of a provider already running (on any replica) is waited for.',
+          'No body means the defaults ({"providers":["provider_a"]}). Each provider is applied atomically; a failed provider keeps its previous catalogue. Some providers failing gives 200 with data.success false; all failing gives 500 SYNC_FAILED with the per-provider results in error.details.providers. A sync of a provider already running (on any replica) is waited for. A catalogue that would leave a provider with no available records, or (unless force is true) remove more than half of them, fails that provider with UPSTREAM_INVALID_DATA and keeps its previous catalogue.',
         security: ApiKeySecurity,
         body: withExamples(SyncRequest, SYNC_REQUEST_EXAMPLE),
         response: {
@@ -43,7 +43,7 @@ export function syncRoute(app: FastifyInstance, { sync }: AppServices): void {
       const parsed = parseSyncRequest(request.body as Record<string, unknown> | undefined);
       if (!parsed.ok)
         throw new AppError(parsed.problem.code, parsed.problem.message, parsed.problem.details);
-      const report = await sync.sync(parsed.providers);
+      const report = await sync.sync(parsed.providers, { force: parsed.force });
       if (report.summary.successful_providers === 0) {
         throw new AppError('SYNC_FAILED', 'Synchronisation failed for every requested provider', {
           sync_id: report.sync_id,

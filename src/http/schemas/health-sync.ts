@@ -102,7 +102,13 @@ export const SyncRequest = Type.Object({
       description: 'Duplicates count once.',
     }),
   ),
-  force: Type.Optional(Type.Boolean({ description: 'Accepted; has no effect.' })),
+  force: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        "Extension: true applies a catalogue that removes more than half of a provider's available records (refused otherwise with UPSTREAM_INVALID_DATA). A catalogue with no available record is always refused.",
+    }),
+  ),
 });
 
 export const ProviderSyncResult = Type.Object({
