@@ -30,6 +30,8 @@ export const INSTANCE_RECORD_EXAMPLE: Static<typeof InstanceRecord> = {
     currency: 'USD',
     available: 1,
     observed_at: '2026-11-23T06:00:04.512Z',
+    monthly_price_per_vcpu: 12,
+    monthly_price_per_gb: 6,
   },
 };
 
@@ -190,7 +192,7 @@ export const RECOMMEND_RESPONSE_EXAMPLE: Static<typeof RecommendResponse> = {
         instance: 'Linode 4GB',
         region: 'Tokyo',
         specs: { vcpu: 2, memory_mb: 4096, storage_gb: 80 },
-        price: { monthly: 24, hourly: 0.036 },
+        price: { monthly: 24, hourly: 0.036, currency: 'USD' },
         match_score: 92,
         pros: [
           '4 GB memory: 1 GB above the 3 GB required',
