@@ -2,14 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { echoValue } from '../../catalog/echo-value.js';
 import { CACHE_TTL_SECONDS } from '../../catalog/instance-listing.js';
 import { parseInstanceQuery } from '../../catalog/instance-query.js';
+import { parseAsOf } from '../../history/history-query.js';
+import { listAsOf } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
+import { invalidParameter } from '../parameter-error.js';
 import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
 import { InstanceRecord, InstancesQuery, InstancesResponse } from '../schemas/instances.js';
 
 export const INSTANCES_RATE_LIMIT = 100;
 
-export function instancesRoute(app: FastifyInstance, { listing, config }: AppServices): void {
+export function instancesRoute(
+  app: FastifyInstance,
+  { listing, config, store }: AppServices,
+): void {
   app.addSchema(InstanceRecord);
   const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Origin' : 'X-API-Key';
   const cacheControl = `public, max-age=${CACHE_TTL_SECONDS}`;
@@ -42,9 +48,15 @@ export function instancesRoute(app: FastifyInstance, { listing, config }: AppSer
           },
         );
       }
+      // D41: a past catalogue comes from the store's history, never from the listing's cache.
+      const asOf = parseAsOf(request.query as Record<string, unknown>, new Date());
+      if (!asOf.ok) throw invalidParameter(asOf.problem);
       let body;
       try {
-        body = await listing.list(parsed.value);
+        body =
+          asOf.value === undefined
+            ? await listing.list(parsed.value)
+            : await listAsOf(store, parsed.value, asOf.value);
       } catch (error) {
         request.log.error({ err: error }, 'instance query failed');
         throw new AppError('QUERY_FAILED', 'Query execution failed');
@@ -52,7 +64,7 @@ export function instancesRoute(app: FastifyInstance, { listing, config }: AppSer
       // The body is already JSON bytes: Fastify sends a Buffer as it is.
       return reply
         .header('content-type', 'application/json; charset=utf-8')
-        .header('cache-control', cacheControl)
+        .header('cache-control', asOf.value === undefined ? cacheControl : 'no-store')
         .header('vary', vary)
         .send(body);
     },

@@ -84,6 +84,11 @@ const queryParameters = {
   order: Enum(['asc', 'desc'], 'Default asc; applies to the default sort too.'),
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 50 }),
   offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+  as_of: Type.String({
+    description:
+      'The catalogue as it was at this instant (D41): ISO 8601 date or date-time with a zone, not in the future. Read from the price history; never cached. Before the first sync: empty.',
+    examples: ['2026-01-31T12:00:00Z'],
+  }),
 };
 
 export const InstancesQuery = Type.Object(
@@ -109,6 +114,9 @@ export const InstancesResponse = Type.Object({
       }),
       query_time_ms: Type.Integer(),
       filters_applied: Type.Object({}, { additionalProperties: true }),
+      as_of: Type.Optional(
+        Type.String({ format: 'date-time', description: 'The parsed as_of, when given.' }),
+      ),
     }),
   }),
 });
