@@ -114,14 +114,15 @@ describe('history endpoints', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json<{ data: { changes: Record<string, unknown>[] } }>();
     expect(
-      body.data.changes.map(({ id: _id, instance, ...rest }) => ({
+      body.data.changes.map(({ id: _id, instance, sync_id, ...rest }) => ({
         ...rest,
+        sync_id: /^sync_\d+_/.test(String(sync_id)),
         instance: (instance as { instance_id: string }).instance_id,
       })),
     ).toEqual([
       {
         at: T2.toISOString(),
-        sync_id: expect.stringMatching(/^sync_/),
+        sync_id: true,
         kind: 'price_increased',
         instance: 'vc2-1c',
         old: { hourly_price: 0.0068, monthly_price: 5 },
@@ -130,7 +131,7 @@ describe('history endpoints', () => {
       },
       {
         at: T2.toISOString(),
-        sync_id: expect.stringMatching(/^sync_/),
+        sync_id: true,
         kind: 'removed',
         instance: 'vc2-2c',
         old: { hourly_price: 0.0069, monthly_price: 10 },
@@ -139,7 +140,7 @@ describe('history endpoints', () => {
       },
       {
         at: T3.toISOString(),
-        sync_id: expect.stringMatching(/^sync_/),
+        sync_id: true,
         kind: 'returned',
         instance: 'vc2-2c',
         old: null,
