@@ -30,6 +30,8 @@ declare module 'fastify' {
     rateLimit?: number;
     /** Served without a key and without a rate limit: the web UI's files, which hold no data. */
     public?: boolean;
+    /** Routes naming the same scope share one budget (default: the route's own path). */
+    rateLimitScope?: string;
   }
 }
 
@@ -167,5 +169,5 @@ export function payloadTooLarge(): AppError {
 }
 
 function routeScope(request: FastifyRequest): string {
-  return request.routeOptions.url ?? 'unknown';
+  return request.routeOptions.config.rateLimitScope ?? request.routeOptions.url ?? 'unknown';
 }

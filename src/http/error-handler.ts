@@ -59,9 +59,20 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(reply, new AppError('INTERNAL_ERROR', MESSAGES.INTERNAL_ERROR));
   });
 
+  /** Route paths with parameters (`/instances/:id/history`) as patterns, for 405 on them. */
+  const patterns = () =>
+    [...methodsByPath.keys()]
+      .filter((url) => url.includes(':'))
+      .map((url) => ({
+        url,
+        pattern: new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+').replaceAll('.', '\\.')}$`),
+      }));
+
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
-    const methods = methodsByPath.get(path);
+    const methods =
+      methodsByPath.get(path) ??
+      methodsByPath.get(patterns().find(({ pattern }) => pattern.test(path))?.url ?? '');
     if (methods !== undefined) {
       const allow = [...methods].sort().join(', ');
       return sendError(

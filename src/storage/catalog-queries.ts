@@ -34,10 +34,10 @@ type RecordDatabase = CatalogDatabase & {
   r: RegionsTable;
   pv: ProvidersTable;
 };
-type RecordExpressions = ExpressionBuilder<RecordDatabase, 'p' | 'i' | 'r' | 'pv'>;
+export type RecordExpressions = ExpressionBuilder<RecordDatabase, 'p' | 'i' | 'r' | 'pv'>;
 
 /** Sort field -> column (D16). Text columns are code-point collated by the migrations. */
-const SORT_COLUMNS = {
+export const SORT_COLUMNS = {
   monthly_price: 'p.monthly_micros',
   hourly_price: 'p.hourly_micros',
   vcpu: 'i.vcpu',
@@ -75,7 +75,10 @@ function finite(value: number, name: string): number {
  * The columns compared here are integers, so a fractional bound is rounded inward (x >= 1.5
  * is x >= 2): the same rows match, and PostgreSQL never sees a fraction for an integer column.
  */
-function filterConditions(eb: RecordExpressions, filter: InstanceFilter): Expression<SqlBool>[] {
+export function filterConditions(
+  eb: RecordExpressions,
+  filter: InstanceFilter,
+): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   const atLeast = (value: number | undefined, name: string) =>
     value === undefined ? undefined : Math.ceil(finite(value, name));
@@ -101,7 +104,7 @@ function filterConditions(eb: RecordExpressions, filter: InstanceFilter): Expres
   return conditions;
 }
 
-function pageBounds(query: InstanceQuery): void {
+export function pageBounds(query: InstanceQuery): void {
   if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
     throw new RangeError('limit must be a positive integer');
   }

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { HistoryTables } from './history-schema.js';
 
 // The tables as Kysely sees them. Both dialects hold the same shapes (see migrations/):
 // money is integer micro-dollars (D36), times are integer milliseconds since the Unix epoch
@@ -79,7 +80,7 @@ export interface SyncRunsTable {
   readonly source_text: Generated<string | null>;
 }
 
-export interface CatalogDatabase {
+export interface CatalogDatabase extends HistoryTables {
   readonly providers: ProvidersTable;
   readonly regions: RegionsTable;
   readonly instances: InstancesTable;

@@ -1,6 +1,7 @@
 import type { InstanceFamily, ProviderName } from '../catalog/model.js';
 import type { DataSource, ProviderCatalog } from '../sync/offer.js';
 import type { ApplyOptions } from './catalog-apply.js';
+import type { HistoryStore } from './history-store.js';
 
 /** Sort fields after aliases are resolved (D16): price/monthly_price -> monthly_price, memory_gb -> memory_mb. */
 export type SortColumn =
@@ -125,6 +126,8 @@ export interface CandidateQuery {
  * (test/storage) runs against both. Nothing outside storage/ knows which one is in use.
  */
 export interface CatalogStore {
+  /** Price history and the change feed (D38 to D41), in the same database. */
+  readonly history: HistoryStore;
   /** Runs the numbered migrations and seeds providers and regions. Idempotent. */
   migrate(): Promise<void>;
   /** Round-trip to the database; resolves when it answers, rejects when it cannot. */
@@ -135,8 +138,8 @@ export interface CatalogStore {
   findCandidates(query: CandidateQuery): Promise<readonly InstanceRow[]>;
   /**
    * Replaces one provider's catalogue atomically (D22): upserts what the catalogue holds, marks
-   * the provider's records that it no longer holds as unavailable (D15), and appends the run to
-   * the sync history, all in one transaction. A thrown error leaves everything as it was.
+   * the provider's records that it no longer holds as unavailable (D15), appends the run to
+   * the sync history and records price periods and feed items (D38), all in one transaction. A thrown error leaves everything as it was.
    */
   applyProviderCatalog(
     catalog: ProviderCatalog,

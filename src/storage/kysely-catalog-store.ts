@@ -26,6 +26,8 @@ import type {
   SyncRunRecord,
 } from './catalog-store.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
+import { recordPriceChanges } from './history-apply.js';
+import { createHistoryStore, type HistoryStore } from './history-store.js';
 import { runMigrations } from './migrations/run-migrations.js';
 import { insertSyncRun, selectLastSuccessfulSync, selectProviderStates } from './sync-history.js';
 
@@ -58,8 +60,11 @@ export class KyselyCatalogStore implements CatalogStore {
   /** Compiled listing statements by query (see selectKnownPage). */
   readonly #compiled: CompiledQueryMemo = new LRUCache({ max: 2_000 });
 
+  readonly history: HistoryStore;
+
   constructor(parts: KyselyCatalogStoreParts) {
     this.#parts = parts;
+    this.history = createHistoryStore(() => this.#db(), parts.capabilities);
   }
 
   async migrate(): Promise<void> {
@@ -94,7 +99,12 @@ export class KyselyCatalogStore implements CatalogStore {
   ): Promise<ApplyCounts> {
     return await this.#db()
       .transaction()
-      .execute((trx) => applyCatalogInTransaction(trx, catalog, run, options));
+      .execute(async (trx) => {
+        const counts = await applyCatalogInTransaction(trx, catalog, run, options);
+        // The history of what this apply changed commits or rolls back with it (D38).
+        await recordPriceChanges(trx, run);
+        return counts;
+      });
   }
 
   async recordFailedRun(run: SyncRunRecord): Promise<void> {

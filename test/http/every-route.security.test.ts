@@ -31,6 +31,19 @@ const ROUTES: readonly RouteCase[] = [
     limit: 100,
     status: 200,
   },
+  // Unknown in an empty catalogue: 404 after the checks.
+  {
+    name: 'GET /instances/{id}/history',
+    request: { method: 'GET', url: '/instances/1/history' },
+    limit: 100,
+    status: 404,
+  },
+  {
+    name: 'GET /changes',
+    request: { method: 'GET', url: '/changes?limit=1' },
+    limit: 100,
+    status: 200,
+  },
   // An empty providers list is refused after the checks: cheap, and never 401.
   {
     name: 'POST /sync',

@@ -44,8 +44,10 @@ describe('GET /openapi.json', () => {
   it('is OpenAPI 3.1 and describes every endpoint with its error codes', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/changes',
       '/health',
       '/instances',
+      '/instances/{id}/history',
       '/openapi.json',
       '/recommend',
       '/sync',
@@ -78,6 +80,7 @@ describe('GET /openapi.json', () => {
         'limit',
         'offset',
         'currency',
+        'as_of',
       ].sort(),
     );
   });
@@ -115,12 +118,21 @@ describe('GET /openapi.json', () => {
       { method: 'POST', url: '/sync', payload: { providers: ['provider_a'], force: true } },
       200,
     ],
+    ['instances as_of', { method: 'GET', url: '/instances?as_of=2026-01-01&limit=3' }, 200],
+    ['instances as_of invalid', { method: 'GET', url: '/instances?as_of=2999-01-01' }, 400],
+    ['changes', { method: 'GET', url: '/changes?since=2000-01-01&limit=3' }, 200],
+    ['changes invalid', { method: 'GET', url: '/changes?kind=nope' }, 400],
+    ['history', { method: 'GET', url: '/instances/1/history' }, 200],
+    ['history unknown', { method: 'GET', url: '/instances/987654/history' }, 404],
+    ['history invalid', { method: 'GET', url: '/instances/x/history' }, 400],
   ];
 
   it.each(requests)('%s matches its documented response', async (_label, request, status) => {
     const response = await t.app.inject({ ...request, headers: request.headers ?? auth });
     expect(response.statusCode).toBe(status);
-    const path = (request.url as string).split('?')[0]!;
+    const path = (request.url as string)
+      .split('?')[0]!
+      .replace(/^\/instances\/[^/]+\/history$/, '/instances/{id}/history');
     const method = String(request.method).toLowerCase();
     const ref = `openapi#/${pointer('paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema')}`;
     const validate = ajv.getSchema(ref);

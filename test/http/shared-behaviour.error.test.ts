@@ -88,6 +88,11 @@ describe('bodies, routes and methods', () => {
     expect(wrong.statusCode).toBe(405);
     expect(code(wrong)).toBe('METHOD_NOT_ALLOWED');
     expect(wrong.headers.allow).toBe('GET, HEAD');
+    for (const url of ['/changes', '/instances/1/history']) {
+      const wrongRead = await t.app.inject({ method: 'POST', url, headers: auth });
+      expect(wrongRead.statusCode, url).toBe(405);
+      expect(wrongRead.headers.allow).toBe('GET, HEAD');
+    }
     const wrongPost = await t.app.inject({ method: 'GET', url: '/sync', headers: auth });
     expect(wrongPost.statusCode).toBe(405);
     expect(wrongPost.headers.allow).toBe('POST');

@@ -6,6 +6,7 @@ import { applyContract } from './contract/apply-contract.js';
 import { candidatesContract } from './contract/candidates-contract.js';
 import { historyContract } from './contract/history-contract.js';
 import { lockContract } from './contract/lock-contract.js';
+import { priceHistoryContract } from './contract/price-history-contract.js';
 import { queryContract } from './contract/query-contract.js';
 import { useFreshStore } from './contract/store-context.js';
 
@@ -17,5 +18,6 @@ for (const backend of await storeBackends()) {
     candidatesContract(ctx);
     applyContract(ctx);
     lockContract(ctx);
+    priceHistoryContract(ctx);
   });
 }

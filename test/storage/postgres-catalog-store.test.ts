@@ -86,10 +86,14 @@ for (const backend of (await storeBackends()).filter((b) => b.name === 'postgres
         'instances',
         'kysely_migration',
         'kysely_migration_lock',
+        'price_changes',
+        'price_history',
         'pricing',
         'providers',
         'regions',
         'sync_runs',
+        'webhook_deliveries',
+        'webhooks',
       ]);
       expect(await opened.countAvailable()).toBe(0);
     });

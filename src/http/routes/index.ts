@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../app-services.js';
 import { healthRoute } from './health.js';
+import { historyRoutes } from './history.js';
 import { instancesRoute } from './instances.js';
 import { openApiRoute } from './openapi.js';
 import { recommendRoute } from './recommend.js';
@@ -10,6 +11,7 @@ import { webUiRoutes } from '../web-ui.js';
 export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
   healthRoute(app, services);
   instancesRoute(app, services);
+  historyRoutes(app, services);
   syncRoute(app, services);
   recommendRoute(app, services);
   openApiRoute(app);

@@ -2,8 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { echoValue } from '../../catalog/echo-value.js';
 import { CACHE_TTL_SECONDS } from '../../catalog/instance-listing.js';
 import { parseInstanceQuery } from '../../catalog/instance-query.js';
+import { parseAsOf } from '../../history/history-query.js';
+import { listAsOf } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
+import { invalidParameter } from '../parameter-error.js';
 import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
 import { INSTANCES_RESPONSE_EXAMPLE } from '../schemas/examples.js';
 import { InstanceRecord, InstancesQuery, InstancesResponse } from '../schemas/instances.js';
@@ -12,7 +15,7 @@ export const INSTANCES_RATE_LIMIT = 100;
 
 export function instancesRoute(
   app: FastifyInstance,
-  { listing, config, rates }: AppServices,
+  { listing, config, rates, store }: AppServices,
 ): void {
   app.addSchema(InstanceRecord);
   const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Origin' : 'X-API-Key';
@@ -51,9 +54,15 @@ export function instancesRoute(
           },
         );
       }
+      // D41: a past catalogue comes from the store's history, never from the listing's cache.
+      const asOf = parseAsOf(request.query as Record<string, unknown>, new Date());
+      if (!asOf.ok) throw invalidParameter(asOf.problem);
       let body;
       try {
-        body = await listing.list(parsed.value);
+        body =
+          asOf.value === undefined
+            ? await listing.list(parsed.value)
+            : await listAsOf(store, parsed.value, asOf.value);
       } catch (error) {
         request.log.error({ err: error }, 'instance query failed');
         throw new AppError('QUERY_FAILED', 'Query execution failed');
@@ -61,7 +70,7 @@ export function instancesRoute(
       // The body is already JSON bytes: Fastify sends a Buffer as it is.
       return reply
         .header('content-type', 'application/json; charset=utf-8')
-        .header('cache-control', cacheControl)
+        .header('cache-control', asOf.value === undefined ? cacheControl : 'no-store')
         .header('vary', vary)
         .send(body);
     },

@@ -106,6 +106,11 @@ const queryParameters = {
   }),
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 50 }),
   offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+  as_of: Type.String({
+    description:
+      'The catalogue as it was at this instant (D41): ISO 8601 date or date-time with a zone, not in the future. Read from the price history; never cached. Before the first sync: empty.',
+    examples: ['2026-01-31T12:00:00Z'],
+  }),
 };
 
 /** D43's `metadata.exchange_rate`, present when prices are not in USD. */
@@ -150,6 +155,9 @@ export const InstancesResponse = Type.Object({
       query_time_ms: Type.Integer(),
       filters_applied: Type.Object({}, { additionalProperties: true }),
       exchange_rate: Type.Optional(ExchangeRateNote),
+      as_of: Type.Optional(
+        Type.String({ format: 'date-time', description: 'The parsed as_of, when given.' }),
+      ),
     }),
   }),
 });

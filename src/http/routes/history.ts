@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { parseChangesQuery, parseRecordId } from '../../history/history-query.js';
+import { changeFeed, recordHistory } from '../../history/history-service.js';
+import type { AppServices } from '../app-services.js';
+import { AppError } from '../errors.js';
+import { invalidParameter } from '../parameter-error.js';
+import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
+import {
+  ChangeItem,
+  ChangesQuery,
+  ChangesResponse,
+  HistoryParams,
+  HistoryResponse,
+  PricePeriod,
+} from '../schemas/history.js';
+import { INSTANCES_RATE_LIMIT } from './instances.js';
+
+// GET /instances/{id}/history (D39) and GET /changes (D40). Both count against the /instances
+// rate limit (one budget for catalogue reads).
+
+const readLimit = { rateLimit: INSTANCES_RATE_LIMIT, rateLimitScope: '/instances' };
+
+export function historyRoutes(app: FastifyInstance, { store }: AppServices): void {
+  app.addSchema(PricePeriod);
+  app.addSchema(ChangeItem);
+
+  app.get(
+    '/instances/:id/history',
+    {
+      config: readLimit,
+      schema: {
+        operationId: 'getInstanceHistory',
+        tags: ['history'],
+        summary: "A record's price periods, newest first",
+        description:
+          'The record as in /instances (available or not) and its price periods (D39). A period opens when a sync changes the price or availability and closes at the next such sync; unchanged syncs add nothing. Unknown id: 404 NOT_FOUND; an id that is not a positive whole number: 400 INVALID_PARAMETER. Counts against the /instances rate limit.',
+        security: ApiKeySecurity,
+        params: HistoryParams,
+        response: { 200: HistoryResponse, ...commonErrorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const parsed = parseRecordId((request.params as { id: string }).id);
+      if (!parsed.ok) throw invalidParameter(parsed.problem);
+      const body = await recordHistory(store, parsed.value).catch((error: unknown) => {
+        request.log.error({ err: error }, 'history query failed');
+        throw new AppError('QUERY_FAILED', 'Query execution failed');
+      });
+      if (body === undefined) {
+        throw new AppError('NOT_FOUND', `No instance record with id ${parsed.value}`);
+      }
+      return reply.send({ success: true, data: body });
+    },
+  );
+
+  app.get(
+    '/changes',
+    {
+      config: readLimit,
+      schema: {
+        operationId: 'listChanges',
+        tags: ['history'],
+        summary: 'The change feed: what each sync changed, oldest first',
+        description:
+          'Items are added, removed, returned, price_increased and price_decreased (D40), ordered by time then id. Page with `cursor` = the previous `next_cursor`. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.',
+        security: ApiKeySecurity,
+        querystring: ChangesQuery,
+        response: { 200: ChangesResponse, ...commonErrorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const parsed = parseChangesQuery(request.query as Record<string, unknown>, new Date());
+      if (!parsed.ok) throw invalidParameter(parsed.problem);
+      const body = await changeFeed(store, parsed.value).catch((error: unknown) => {
+        request.log.error({ err: error }, 'change feed query failed');
+        throw new AppError('QUERY_FAILED', 'Query execution failed');
+      });
+      return reply.header('cache-control', 'no-store').send({ success: true, data: body });
+    },
+  );
+}

@@ -1,0 +1,157 @@
+import { Type } from 'typebox';
+import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
+import { CHANGE_KINDS } from '../../history/change-model.js';
+import { CHANGES_MAX_LIMIT } from '../../history/history-query.js';
+import { StringEnum } from './common.js';
+
+// The history endpoints (D39, D40) and `as_of` (D41).
+
+const Instant = (description: string) =>
+  Type.String({ description, examples: ['2026-01-31', '2026-01-31T12:00:00Z'] });
+
+const Price = Type.Object({
+  hourly_price: Type.Number({ description: 'USD per hour, rounded to 4 decimals.' }),
+  monthly_price: Type.Number({ description: 'USD per month, rounded to 2 decimals.' }),
+});
+
+export const PricePeriod = Type.Object(
+  {
+    valid_from: Type.String({
+      format: 'date-time',
+      description: 'completed_at of the sync that opened the period.',
+    }),
+    valid_to: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'completed_at of the sync that closed it; null while current.',
+    }),
+    hourly_price: Type.Number(),
+    monthly_price: Type.Number(),
+    currency: Type.Literal('USD'),
+    available: Type.Boolean({
+      description: 'false: the provider did not offer the record then (prices are the last seen).',
+    }),
+  },
+  { $id: 'PricePeriod' },
+);
+
+export const HistoryParams = Type.Object({
+  id: Type.Integer({ minimum: 1, description: 'Record id, as in /instances.' }),
+});
+
+export const HistoryResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object({
+      instance: Type.Ref('InstanceRecord'),
+      history: Type.Array(Type.Ref('PricePeriod'), {
+        description: 'Newest first; at most the newest 1,000 periods.',
+      }),
+    }),
+  },
+  {
+    examples: [
+      {
+        success: true,
+        data: {
+          instance: { id: 42, instance_id: 'vc2-1c-1gb', pricing: { monthly_price: 6 } },
+          history: [
+            {
+              valid_from: '2026-01-03T00:00:00.000Z',
+              valid_to: null,
+              hourly_price: 0.0082,
+              monthly_price: 6,
+              currency: 'USD',
+              available: true,
+            },
+            {
+              valid_from: '2026-01-01T00:00:00.000Z',
+              valid_to: '2026-01-03T00:00:00.000Z',
+              hourly_price: 0.0068,
+              monthly_price: 5,
+              currency: 'USD',
+              available: true,
+            },
+          ],
+        },
+      },
+    ],
+  },
+);
+
+export const ChangeItem = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.String({ format: 'date-time', description: 'completed_at of the sync.' }),
+    sync_id: Type.String(),
+    kind: StringEnum(CHANGE_KINDS),
+    instance: Type.Object({
+      id: Type.Integer({ description: 'Record id, as in /instances.' }),
+      provider: StringEnum(PROVIDER_NAMES),
+      region_code: Type.String(),
+      instance_id: Type.String(),
+      instance_name: Type.String(),
+    }),
+    old: Type.Union([Price, Type.Null()], {
+      description: 'Prices offered before; null for added and returned.',
+    }),
+    new: Type.Union([Price, Type.Null()], {
+      description: 'Prices offered after; null for removed.',
+    }),
+    change_pct: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        'Monthly price change in percent of the old price (2 decimals); null unless both sides exist.',
+    }),
+  },
+  { $id: 'ChangeItem' },
+);
+
+export const ChangesQuery = Type.Object({
+  since: Type.Optional(Instant('Inclusive start; default 7 days ago.')),
+  until: Type.Optional(Instant('Exclusive end; default none.')),
+  provider: Type.Optional(StringEnum(PROVIDER_NAMES)),
+  region: Type.Optional(StringEnum(REGION_CODES)),
+  kind: Type.Optional(StringEnum(CHANGE_KINDS)),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CHANGES_MAX_LIMIT, default: 100 })),
+  cursor: Type.Optional(
+    Type.String({ description: 'next_cursor of the previous page, as given (opaque).' }),
+  ),
+});
+
+export const ChangesResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object({
+      changes: Type.Array(Type.Ref('ChangeItem'), { description: 'Oldest first.' }),
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'Pass as `cursor` for the next page; null on the last page.',
+      }),
+    }),
+  },
+  {
+    examples: [
+      {
+        success: true,
+        data: {
+          changes: [
+            {
+              id: 7,
+              at: '2026-01-03T00:00:00.000Z',
+              sync_id: 'sync_1767398400000_a1b2c3d4e5f6',
+              kind: 'price_increased',
+              instance: {
+                id: 42,
+                provider: 'provider_b',
+                region_code: 'icn',
+                instance_id: 'vc2-1c-1gb',
+                instance_name: 'vc2-1c-1gb',
+              },
+              old: { hourly_price: 0.0068, monthly_price: 5 },
+              new: { hourly_price: 0.0082, monthly_price: 6 },
+              change_pct: 20,
+            },
+          ],
+          next_cursor: null,
+        },
+      },
+    ],
+  },
+);

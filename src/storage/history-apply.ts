@@ -1,0 +1,170 @@
+import type { Transaction } from 'kysely';
+import type { ProviderName } from '../catalog/model.js';
+import { changeSides, classifyChange } from '../history/change-model.js';
+import type { PriceChange, PriceState } from '../history/change-model.js';
+import type { CatalogDatabase } from './catalog-schema.js';
+import { epochMs } from './sync-history.js';
+
+// Price history inside the apply transaction (D38): after a provider's catalogue is written,
+// every record whose state differs from its open period gets that period closed and a new one
+// opened at the sync's completed_at, and one feed item. Records whose state did not move add
+// nothing. Being in the apply's transaction, a sync that fails or is killed leaves the history
+// exactly as it was.
+
+/** Rows per multi-row INSERT: 8 bound values a row stay far below SQLite's 32,766. */
+const CHUNK = 1000;
+
+interface CurrentRow {
+  readonly id: number;
+  readonly instance_id: string;
+  readonly instance_name: string;
+  readonly region_code: string;
+  readonly hourly_micros: number;
+  readonly monthly_micros: number;
+  readonly available: number;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size)
+    out.push(items.slice(start, start + size));
+  return out;
+}
+
+const state = (row: {
+  hourly_micros: number;
+  monthly_micros: number;
+  available: number;
+}): PriceState => ({
+  hourlyMicros: row.hourly_micros,
+  monthlyMicros: row.monthly_micros,
+  available: row.available === 1,
+});
+
+export interface HistoryRun {
+  readonly syncId: string;
+  readonly provider: ProviderName;
+  readonly completedAt: Date;
+}
+
+/**
+ * Records what the just-applied catalogue changed, in `trx`, and returns the feed items it
+ * stored (ordered by record id). Call it after the catalogue's rows are written.
+ */
+export async function recordPriceChanges(
+  trx: Transaction<CatalogDatabase>,
+  run: HistoryRun,
+): Promise<readonly PriceChange[]> {
+  const at = epochMs(run.completedAt, 'completedAt');
+  const current: CurrentRow[] = await trx
+    .selectFrom('pricing as p')
+    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
+    .innerJoin('regions as r', 'r.id', 'p.region_id')
+    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
+    .where('pv.name', '=', run.provider)
+    .select([
+      'p.id as id',
+      'i.instance_id as instance_id',
+      'i.instance_name as instance_name',
+      'r.region_code as region_code',
+      'p.hourly_micros as hourly_micros',
+      'p.monthly_micros as monthly_micros',
+      'p.available as available',
+    ])
+    .orderBy('p.id')
+    .execute();
+  const open = await trx
+    .selectFrom('price_history as h')
+    .innerJoin('pricing as p', 'p.id', 'h.pricing_id')
+    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
+    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
+    .where('pv.name', '=', run.provider)
+    .where('h.valid_to', 'is', null)
+    .select([
+      'h.id as id',
+      'h.pricing_id as pricing_id',
+      'h.hourly_micros as hourly_micros',
+      'h.monthly_micros as monthly_micros',
+      'h.available as available',
+    ])
+    .execute();
+  const openByRecord = new Map(open.map((row) => [row.pricing_id, row]));
+
+  const closing: number[] = [];
+  const opened: CurrentRow[] = [];
+  const changed: { row: CurrentRow; change: Omit<PriceChange, 'id' | 'at' | 'syncId'> }[] = [];
+  for (const row of current) {
+    const period = openByRecord.get(row.id);
+    const before = period === undefined ? undefined : state(period);
+    const after = state(row);
+    const kind = classifyChange(before, after);
+    // A period with different prices but no visible change (a record that stays unavailable)
+    // is left alone: history records what was offered.
+    if (kind === undefined) continue;
+    if (period !== undefined) closing.push(period.id);
+    opened.push(row);
+    changed.push({
+      row,
+      change: {
+        kind,
+        instance: {
+          id: row.id,
+          provider: run.provider,
+          regionCode: row.region_code,
+          instanceId: row.instance_id,
+          instanceName: row.instance_name,
+        },
+        ...changeSides(kind, before, after),
+      },
+    });
+  }
+
+  for (const ids of chunks(closing, CHUNK)) {
+    await trx.updateTable('price_history').set({ valid_to: at }).where('id', 'in', ids).execute();
+  }
+  for (const rows of chunks(opened, CHUNK)) {
+    await trx
+      .insertInto('price_history')
+      .values(
+        rows.map((row) => ({
+          pricing_id: row.id,
+          sync_id: run.syncId,
+          valid_from: at,
+          valid_to: null,
+          hourly_micros: row.hourly_micros,
+          monthly_micros: row.monthly_micros,
+          available: row.available,
+        })),
+      )
+      .execute();
+  }
+  const stored: PriceChange[] = [];
+  for (const part of chunks(changed, CHUNK)) {
+    const ids = await trx
+      .insertInto('price_changes')
+      .values(
+        part.map(({ row, change }) => ({
+          sync_id: run.syncId,
+          provider: run.provider,
+          region_code: row.region_code,
+          at,
+          pricing_id: row.id,
+          kind: change.kind,
+          old_hourly_micros: change.old?.hourlyMicros ?? null,
+          old_monthly_micros: change.old?.monthlyMicros ?? null,
+          new_hourly_micros: change.new?.hourlyMicros ?? null,
+          new_monthly_micros: change.new?.monthlyMicros ?? null,
+        })),
+      )
+      .returning(['id', 'pricing_id'])
+      .execute();
+    // Matched by record, not by position: RETURNING's order is not promised.
+    const idByRecord = new Map(ids.map((r) => [r.pricing_id, r.id]));
+    for (const { row, change } of part) {
+      const id = idByRecord.get(row.id);
+      if (id === undefined) throw new Error(`change of record ${row.id} was not stored`);
+      stored.push({ ...change, id, at: run.completedAt, syncId: run.syncId });
+    }
+  }
+  return stored;
+}

@@ -1,0 +1,188 @@
+import { sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { isProviderName } from '../catalog/model.js';
+import { isChangeKind } from '../history/change-model.js';
+import type { PriceChange, PricePeriod, Prices } from '../history/change-model.js';
+import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
+import {
+  SORT_COLUMNS,
+  filterConditions,
+  pageBounds,
+  type RecordExpressions,
+} from './catalog-queries.js';
+import type { CatalogDatabase } from './catalog-schema.js';
+import type { InstancePage, InstanceQuery, InstanceRow } from './catalog-store.js';
+import type { ChangeQuery, ChangePage, RecordHistory } from './history-store.js';
+import { epochMs } from './sync-history.js';
+
+// Reads of the price history and the change feed (D39, D40, D41), shared by both dialects.
+
+type Executor = Kysely<CatalogDatabase> | Transaction<CatalogDatabase>;
+
+/** A record (available or not) with its periods, newest first, at most `limit` of them. */
+export async function selectRecordHistory(
+  db: Executor,
+  recordId: number,
+  limit: number,
+): Promise<RecordHistory | undefined> {
+  const record = await db
+    .selectFrom('pricing as p')
+    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
+    .innerJoin('regions as r', 'r.id', 'p.region_id')
+    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
+    .where('p.id', '=', recordId)
+    .select(INSTANCE_RECORD_COLUMNS)
+    .executeTakeFirst();
+  if (record === undefined) return undefined;
+  const rows = await db
+    .selectFrom('price_history')
+    .where('pricing_id', '=', recordId)
+    .select(['valid_from', 'valid_to', 'hourly_micros', 'monthly_micros', 'available'])
+    .orderBy('valid_from', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const periods: PricePeriod[] = rows.map((row) => ({
+    validFrom: new Date(row.valid_from),
+    validTo: row.valid_to === null ? null : new Date(row.valid_to),
+    hourlyMicros: row.hourly_micros,
+    monthlyMicros: row.monthly_micros,
+    available: row.available === 1,
+  }));
+  return { record: toInstanceRow(record), periods };
+}
+
+function prices(hourly: number | null, monthly: number | null): Prices | null {
+  return hourly === null || monthly === null
+    ? null
+    : { hourlyMicros: hourly, monthlyMicros: monthly };
+}
+
+/** One page of the feed, oldest first (at, then id), after the cursor position when given. */
+export async function selectChanges(db: Executor, query: ChangeQuery): Promise<ChangePage> {
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
+    throw new RangeError('limit must be a positive integer');
+  }
+  let select = db
+    .selectFrom('price_changes as c')
+    .innerJoin('pricing as p', 'p.id', 'c.pricing_id')
+    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
+    .where('c.at', '>=', epochMs(query.since, 'since'));
+  if (query.until !== undefined) select = select.where('c.at', '<', epochMs(query.until, 'until'));
+  if (query.provider !== undefined) select = select.where('c.provider', '=', query.provider);
+  if (query.region !== undefined) select = select.where('c.region_code', '=', query.region);
+  if (query.kind !== undefined) select = select.where('c.kind', '=', query.kind);
+  const after = query.after;
+  if (after !== undefined) {
+    select = select.where((eb) =>
+      eb.or([
+        eb('c.at', '>', after.at),
+        eb.and([eb('c.at', '=', after.at), eb('c.id', '>', after.id)]),
+      ]),
+    );
+  }
+  const rows = await select
+    .select([
+      'c.id as id',
+      'c.at as at',
+      'c.sync_id as sync_id',
+      'c.kind as kind',
+      'c.pricing_id as pricing_id',
+      'c.provider as provider',
+      'c.region_code as region_code',
+      'i.instance_id as instance_id',
+      'i.instance_name as instance_name',
+      'c.old_hourly_micros as old_hourly',
+      'c.old_monthly_micros as old_monthly',
+      'c.new_hourly_micros as new_hourly',
+      'c.new_monthly_micros as new_monthly',
+    ])
+    .orderBy('c.at', 'asc')
+    .orderBy('c.id', 'asc')
+    .limit(query.limit + 1)
+    .execute();
+  const changes: PriceChange[] = rows.slice(0, query.limit).map((row) => {
+    if (!isProviderName(row.provider) || !isChangeKind(row.kind)) {
+      throw new Error(`unknown provider or kind in the change feed (change ${row.id})`);
+    }
+    return {
+      id: row.id,
+      at: new Date(row.at),
+      syncId: row.sync_id,
+      kind: row.kind,
+      instance: {
+        id: row.pricing_id,
+        provider: row.provider,
+        regionCode: row.region_code,
+        instanceId: row.instance_id,
+        instanceName: row.instance_name,
+      },
+      old: prices(row.old_hourly, row.old_monthly),
+      new: prices(row.new_hourly, row.new_monthly),
+    };
+  });
+  const last = changes.at(-1);
+  const more = rows.length > query.limit && last !== undefined;
+  return { changes, next: more ? { at: last.at.getTime(), id: last.id } : null };
+}
+
+/**
+ * The records offered at `at` with their prices then (D41), filtered, sorted and paged like
+ * /instances. The periods open at `at` stand in for `pricing` (same column names), so the
+ * listing's own filters and sorts apply unchanged. Instance specs are today's: only prices and
+ * availability are historised. Run it in a snapshot transaction.
+ */
+export async function selectAsOfPage(
+  trx: Executor,
+  query: InstanceQuery,
+  at: Date,
+): Promise<InstancePage & { readonly lastSync: Date | null }> {
+  pageBounds(query);
+  const ms = epochMs(at, 'as_of');
+  const periods = trx
+    .selectFrom('price_history as h')
+    .innerJoin('pricing as pp', 'pp.id', 'h.pricing_id')
+    .where('h.valid_from', '<=', ms)
+    .where((eb) => eb.or([eb('h.valid_to', 'is', null), eb('h.valid_to', '>', ms)]))
+    .where('h.available', '=', sql.lit(1))
+    .select([
+      'h.pricing_id as id',
+      'pp.instance_ref as instance_ref',
+      'pp.region_id as region_id',
+      'h.hourly_micros as hourly_micros',
+      'h.monthly_micros as monthly_micros',
+      'h.available as available',
+    ]);
+  const matching = trx
+    .selectFrom(periods.as('p'))
+    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
+    .innerJoin('regions as r', 'r.id', 'p.region_id')
+    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
+    .where((eb) =>
+      eb.and(filterConditions(eb as unknown as RecordExpressions, query.filter) as never),
+    );
+  const sortColumn = SORT_COLUMNS[query.sort] as never;
+  const rows = await matching
+    .select(INSTANCE_RECORD_COLUMNS as never)
+    .orderBy(sortColumn, query.order)
+    .orderBy('p.id' as never, 'asc')
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute();
+  const counted = await matching
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const last = await trx
+    .selectFrom('sync_runs')
+    .where('success', '=', sql.lit(1))
+    .where('completed_at', '<=', ms)
+    .select((eb) => eb.fn.max('completed_at').as('last'))
+    .executeTakeFirst();
+  const records = (rows as unknown as Parameters<typeof toInstanceRow>[0][]).map(toInstanceRow);
+  return {
+    ids: records.map((r: InstanceRow) => r.id),
+    rows: records,
+    total: Number(counted.total),
+    lastSync: last?.last === undefined || last.last === null ? null : new Date(last.last),
+  };
+}

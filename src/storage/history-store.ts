@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { ProviderName } from '../catalog/model.js';
+import type { ChangeKind, PriceChange, PricePeriod } from '../history/change-model.js';
+import type { CatalogDatabase } from './catalog-schema.js';
+import type { InstancePage, InstanceQuery, InstanceRow } from './catalog-store.js';
+import type { DialectCapabilities } from './dialect-capabilities.js';
+import { selectAsOfPage, selectChanges, selectRecordHistory } from './history-queries.js';
+
+/** A position in the feed: the last item a page returned. */
+export interface ChangeCursor {
+  /** Epoch ms. */
+  readonly at: number;
+  readonly id: number;
+}
+
+export interface ChangeQuery {
+  /** Inclusive. */
+  readonly since: Date;
+  /** Exclusive. */
+  readonly until?: Date;
+  readonly provider?: ProviderName;
+  readonly region?: string;
+  readonly kind?: ChangeKind;
+  readonly limit: number;
+  readonly after?: ChangeCursor;
+}
+
+export interface ChangePage {
+  readonly changes: readonly PriceChange[];
+  /** Where the next page starts, or null when this one is the last. */
+  readonly next: ChangeCursor | null;
+}
+
+export interface RecordHistory {
+  readonly record: InstanceRow;
+  /** Newest first. */
+  readonly periods: readonly PricePeriod[];
+}
+
+export interface AsOfPage extends InstancePage {
+  /** Newest successful sync completed at or before the instant, or null. */
+  readonly lastSync: Date | null;
+}
+
+/** Price history reads (D39 to D41). The writes happen inside the catalogue's apply. */
+export interface HistoryStore {
+  /** The record (available or not) and its newest `limit` periods, or undefined. */
+  recordHistory(recordId: number, limit: number): Promise<RecordHistory | undefined>;
+  changes(query: ChangeQuery): Promise<ChangePage>;
+  /** The catalogue as it was at `at`, one page of it, from one snapshot. */
+  queryAsOf(query: InstanceQuery, at: Date): Promise<AsOfPage>;
+}
+
+export function createHistoryStore(
+  db: () => Kysely<CatalogDatabase>,
+  caps: DialectCapabilities,
+): HistoryStore {
+  return {
+    recordHistory: (recordId, limit) =>
+      caps.snapshotTransaction(db()).execute((trx) => selectRecordHistory(trx, recordId, limit)),
+    changes: (query) => selectChanges(db(), query),
+    queryAsOf: (query, at) =>
+      caps.snapshotTransaction(db()).execute((trx) => selectAsOfPage(trx, query, at)),
+  };
+}
