@@ -55,7 +55,7 @@ export async function listAsOf(
   const body = {
     success: true,
     data: {
-      instances: page.rows.map(toInstanceRecord),
+      instances: page.rows.map((row) => toInstanceRecord(row, parsed.money)),
       pagination: {
         total: page.total,
         limit,
@@ -67,6 +67,7 @@ export async function listAsOf(
         last_sync: page.lastSync === null ? null : page.lastSync.toISOString(),
         query_time_ms: Math.round(performance.now() - started),
         filters_applied: parsed.filtersApplied,
+        ...(parsed.money.note !== undefined && { exchange_rate: parsed.money.note }),
         as_of: at.toISOString(),
       },
     },

@@ -5,7 +5,6 @@ import type { DialectCapabilities } from '../dialect-capabilities.js';
 import { initialMigration } from './001-initial.js';
 import { provenanceMigration } from './002-provenance.js';
 import { priceHistoryMigration } from './004-price-history.js';
-import { webhooksMigration } from './005-webhooks.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -17,7 +16,6 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
     '001-initial': initialMigration(caps),
     '002-provenance': provenanceMigration,
     '004-price-history': priceHistoryMigration(caps),
-    '005-webhooks': webhooksMigration(caps),
   };
 }
 
