@@ -22,6 +22,7 @@ interface CurrentRow {
   readonly hourly_micros: number;
   readonly monthly_micros: number;
   readonly available: number;
+  readonly observed_at: number;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -70,6 +71,7 @@ export async function recordPriceChanges(
       'p.hourly_micros as hourly_micros',
       'p.monthly_micros as monthly_micros',
       'p.available as available',
+      'p.observed_at as observed_at',
     ])
     .orderBy('p.id')
     .execute();
@@ -134,6 +136,7 @@ export async function recordPriceChanges(
           hourly_micros: row.hourly_micros,
           monthly_micros: row.monthly_micros,
           available: row.available,
+          observed_at: row.observed_at,
         })),
       )
       .execute();

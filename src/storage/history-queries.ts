@@ -152,6 +152,7 @@ export async function selectAsOfPage(
       'h.hourly_micros as hourly_micros',
       'h.monthly_micros as monthly_micros',
       'h.available as available',
+      'h.observed_at as observed_at',
     ]);
   const matching = trx
     .selectFrom(periods.as('p'))

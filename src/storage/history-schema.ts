@@ -17,6 +17,8 @@ export interface PriceHistoryTable {
   readonly monthly_micros: number;
   /** 1 offered, 0 not offered (the record vanished upstream; prices are the last ones seen). */
   readonly available: number;
+  /** When this period's price was observed upstream (D37), epoch ms. */
+  readonly observed_at: number;
 }
 
 /** One item of the change feed (D40): what a sync changed about one record. */

@@ -35,7 +35,19 @@ export async function readSnapshotSource(
   client: UpstreamClient,
   signal: AbortSignal,
 ): Promise<DataSource> {
-  const metadata = await client.getJson(SNAPSHOT_METADATA_PATH, signal);
+  // Without provenance its prices would have no date (D37). The client is told which file is
+  // wanted (never the server's path); the log keeps the detail.
+  const publicMessage = `The ${provider} snapshot has no usable metadata.json naming where and when its prices were observed (D37); the previous catalogue is unchanged`;
+  let metadata: unknown;
+  try {
+    metadata = await client.getJson(SNAPSHOT_METADATA_PATH, signal);
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error.code !== 'UPSTREAM_HTTP_ERROR') throw error;
+    throw new UpstreamError('UPSTREAM_INVALID_DATA', `${provider} snapshot: ${error.message}`, {
+      cause: error,
+      publicMessage,
+    });
+  }
   const observedAt = SnapshotMetadata.Check(metadata)
     ? new Date(metadata.data_source.observed_at)
     : null;
@@ -48,6 +60,7 @@ export async function readSnapshotSource(
     throw new UpstreamError(
       'UPSTREAM_INVALID_DATA',
       `${provider} snapshot: metadata.json must name data_source.observed_at (ISO date-time) and data_source.source (D37)`,
+      { publicMessage },
     );
   }
   return { kind: 'snapshot', observedAt, source: metadata.data_source.source };

@@ -14,6 +14,9 @@ import { auth, createTestApp, type TestApp } from '../support/test-app.js';
 const BUNDLED = readFileSync(
   new URL('../../data/snapshots/fx/eurofxref-daily.xml', import.meta.url),
 );
+// The fake upstream serves the providers' test copy by default; the rates are served from the
+// bundled snapshot itself, which is what this suite is about.
+const BUNDLED_DIR = new URL('../../data/snapshots', import.meta.url).pathname;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const silent = { info: () => undefined, error: () => undefined };
 
@@ -41,7 +44,7 @@ describe('ECB rates refresh', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   async function fake(root?: string): Promise<FakeUpstream> {
-    const server = await startFakeUpstream(root === undefined ? {} : { root });
+    const server = await startFakeUpstream({ root: root ?? BUNDLED_DIR });
     cleanups.push(() => server.close());
     return server;
   }

@@ -19,6 +19,8 @@ export function priceHistoryMigration(caps: DialectCapabilities): Migration {
         .addColumn('hourly_micros', 'bigint', (c) => c.notNull().check(sql`hourly_micros >= 0`))
         .addColumn('monthly_micros', 'bigint', (c) => c.notNull().check(sql`monthly_micros >= 0`))
         .addColumn('available', 'integer', (c) => c.notNull().check(sql`available in (0, 1)`))
+        // When the period's price was observed upstream (D37), so as_of answers carry it.
+        .addColumn('observed_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema
         .createIndex('price_history_record_idx')
@@ -67,8 +69,10 @@ export function priceHistoryMigration(caps: DialectCapabilities): Migration {
 
       await sql`
         insert into price_history
-          (pricing_id, sync_id, valid_from, valid_to, hourly_micros, monthly_micros, available)
-        select id, 'migration', updated_at, null, hourly_micros, monthly_micros, available
+          (pricing_id, sync_id, valid_from, valid_to, hourly_micros, monthly_micros, available,
+           observed_at)
+        select id, 'migration', updated_at, null, hourly_micros, monthly_micros, available,
+          observed_at
         from pricing`.execute(db);
     },
   };
