@@ -9,6 +9,7 @@ export const API_TAGS = [
   { name: 'instances', description: 'The catalogue of instance types and their prices.' },
   { name: 'recommendations', description: 'Instances recommended for a software stack.' },
   { name: 'sync', description: 'Fetching the providers’ latest catalogues.' },
+  { name: 'history', description: 'Price history, the change feed and past catalogues.' },
   { name: 'health', description: 'Health of the service and freshness of each provider’s data.' },
   { name: 'meta', description: 'This API description.' },
 ] as const;

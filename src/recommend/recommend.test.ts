@@ -67,6 +67,9 @@ describe('buildRecommendations', () => {
             '4 TB monthly transfer included',
           ],
           cons: [],
+          id: 10,
+          instance_id: 'b-4g',
+          region_code: 'icn',
         },
         {
           rank: 2,
@@ -83,6 +86,9 @@ describe('buildRecommendations', () => {
             '1 vCPU, below the 2 vCPU suggested',
             '$10.004999/month over the $30.00 budget',
           ],
+          id: 11,
+          instance_id: 'c-8g',
+          region_code: 'ap-east-1',
         },
       ],
     });

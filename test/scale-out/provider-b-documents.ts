@@ -51,9 +51,14 @@ export interface PlansDocument {
   readonly expectedMonthly: ReadonlyMap<string, number>;
 }
 
-/** The snapshot's plans (the first `count`, default all) with prices times `factor`. */
+/**
+ * The snapshot's plans sold in at least one of our regions (the first `count`, default all)
+ * with prices times `factor`. Plans sold elsewhere only would yield no record: a document of
+ * those alone is refused as empty.
+ */
 export function providerBPlans(factor: number, count?: number): PlansDocument {
   const plans = snapshotPlans()
+    .filter((plan) => plan.locations.some((code) => ASIAN_CODES.has(code)))
     .slice(0, count)
     .map((plan) => ({
       ...plan,

@@ -82,8 +82,12 @@ export function postSync(
   replica: Replica,
   providers: readonly string[],
   client: string,
+  options: { readonly force?: boolean } = {},
 ): Promise<Reply<SyncJson>> {
-  return call<SyncJson>(replica, '/sync', client, { method: 'POST', json: { providers } });
+  return call<SyncJson>(replica, '/sync', client, {
+    method: 'POST',
+    json: options.force === true ? { providers, force: true } : { providers },
+  });
 }
 
 /** `<instance id>@<region code>` -> monthly price, for comparing a page with a document. */

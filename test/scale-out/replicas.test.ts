@@ -182,7 +182,8 @@ describeBackend(
       const client = newClient('d');
       const fake = upstream();
       // Two plans only: a small body, so dripping it a byte every 2 ms takes about a second,
-      // during which the first sync holds the provider lock and the second waits for it.
+      // during which the first sync holds the provider lock and the second waits for it. Two
+      // plans remove most of provider_b's records, which a sync refuses without `force`.
       fake.setJson('/provider_b/plans', providerBPlans(3, 2).body);
       fake.setFault('/provider_b/plans', { kind: 'slow-drip', intervalMs: 2 });
       const { last } = await database().queryOne<{ last: number | null }>(
@@ -192,8 +193,8 @@ describeBackend(
       let results;
       try {
         results = await Promise.all([
-          postSync(r1(), ['provider_b'], client),
-          postSync(r2(), ['provider_b'], client),
+          postSync(r1(), ['provider_b'], client, { force: true }),
+          postSync(r2(), ['provider_b'], client, { force: true }),
         ]);
       } finally {
         fake.setFault('/provider_b/plans', null);

@@ -3,6 +3,7 @@ import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { CHANGE_KINDS } from '../../history/change-model.js';
 import { CHANGES_MAX_LIMIT } from '../../history/history-query.js';
 import { StringEnum } from './common.js';
+import { INSTANCE_RECORD_EXAMPLE } from './examples.js';
 
 // The history endpoints (D39, D40) and `as_of` (D41).
 
@@ -52,7 +53,7 @@ export const HistoryResponse = Type.Object(
       {
         success: true,
         data: {
-          instance: { id: 42, instance_id: 'vc2-1c-1gb', pricing: { monthly_price: 6 } },
+          instance: INSTANCE_RECORD_EXAMPLE,
           history: [
             {
               valid_from: '2026-01-03T00:00:00.000Z',

@@ -24,6 +24,7 @@ export function historyContract(ctx: StoreContext): void {
           provider,
           lastSuccessAt: null,
           latestRun: null,
+          dataSource: null,
           regionsCount: 0,
           instancesCount: 0,
         })),
@@ -78,6 +79,8 @@ export function historyContract(ctx: StoreContext): void {
           errorCode: null,
           errorMessage: null,
         },
+        // The fixture catalogue names no data source (D37).
+        dataSource: null,
         regionsCount: 2,
         instancesCount: 3,
       });
@@ -100,6 +103,7 @@ export function historyContract(ctx: StoreContext): void {
         provider: 'provider_a',
         lastSuccessAt: T1,
         latestRun: failed,
+        dataSource: null,
         regionsCount: 2,
         instancesCount: 3,
       });
