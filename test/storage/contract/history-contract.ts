@@ -78,6 +78,7 @@ export function historyContract(ctx: StoreContext): void {
           counts: { regions: 2, instances: 2, pricing: 3 },
           errorCode: null,
           errorMessage: null,
+          dataSource: null,
         },
         // The fixture catalogue names no data source (D37).
         dataSource: null,
@@ -102,7 +103,7 @@ export function historyContract(ctx: StoreContext): void {
       expect(a).toEqual({
         provider: 'provider_a',
         lastSuccessAt: T1,
-        latestRun: failed,
+        latestRun: { ...failed, dataSource: null },
         dataSource: null,
         regionsCount: 2,
         instancesCount: 3,
