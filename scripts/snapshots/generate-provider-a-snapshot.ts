@@ -8,9 +8,7 @@
 // generator cannot read completely stops it with its line.
 //
 //   npx tsx scripts/snapshots/generate-provider-a-snapshot.ts [outDir]
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { collectionText } from './refresh-support.js';
 import {
   RecordedDataError,
@@ -21,6 +19,7 @@ import {
   wholeCell,
   type CsvRow,
 } from './recorded-csv.js';
+import { runWhenInvoked, writeSnapshotFiles, type SnapshotFile } from './snapshot-output.js';
 
 export const LINODE_TYPES_FILE = 'linode-types-2024-07-11.csv';
 export const LINODE_REGIONS_FILE = 'linode-regions-2026-05-29.csv';
@@ -251,32 +250,12 @@ export async function generateProviderASnapshot(
   const regions = recorded.regions.filter((r) => keep(r.id));
   const page = (records: readonly unknown[]) =>
     collectionText('data', records, { page: 1, pages: 1, results: records.length });
-  const files: [string, string][] = [
+  const files: SnapshotFile[] = [
     ['regions.json', page(regions.map(regionDocument))],
     [path.join('linode', 'types.json'), page(types.map(typeDocument))],
     ['metadata.json', metadataText(types)],
   ];
-  await rm(outDir, { recursive: true, force: true });
-  for (const [relative, text] of files) {
-    const target = path.join(outDir, relative);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, text);
-  }
-  return files.map(([relative]) => relative);
+  return writeSnapshotFiles(outDir, files);
 }
 
-const invokedDirectly =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly) {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const outDir = path.resolve(process.argv[2] ?? path.join(root, 'data/snapshots/provider_a'));
-  generateProviderASnapshot(outDir).then(
-    (written) => console.log(`provider_a snapshot: wrote ${written.length} files under ${outDir}`),
-    (err: unknown) => {
-      console.error(
-        `provider_a snapshot generation failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenInvoked(import.meta.url, 'provider_a', generateProviderASnapshot);

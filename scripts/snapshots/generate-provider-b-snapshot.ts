@@ -8,9 +8,6 @@
 // generator cannot read completely stops it with its line.
 //
 //   npx tsx scripts/snapshots/generate-provider-b-snapshot.ts [outDir]
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { collectionText } from './refresh-support.js';
 import {
   RecordedDataError,
@@ -22,6 +19,7 @@ import {
   wholeCell,
   type CsvRow,
 } from './recorded-csv.js';
+import { runWhenInvoked, writeSnapshotFiles, type SnapshotFile } from './snapshot-output.js';
 
 export const VULTR_PLANS_FILE = 'vultr-plans-2025-12-18.csv';
 export const VULTR_LOCATIONS_FILE = 'vultr-plan-locations-2021-10-05.csv';
@@ -302,7 +300,7 @@ function metadataText(plans: readonly VultrSnapshotPlan[]): string {
 /** Writes plans.json, regions.json and metadata.json under `outDir`; returns their names. */
 export async function generateProviderBSnapshot(outDir: string): Promise<string[]> {
   const plans = await readVultrRecordings();
-  const files: [string, string][] = [
+  const files: SnapshotFile[] = [
     ['regions.json', regionsDocument(plans)],
     [
       'plans.json',
@@ -312,27 +310,7 @@ export async function generateProviderBSnapshot(outDir: string): Promise<string[
     ],
     ['metadata.json', metadataText(plans)],
   ];
-  await rm(outDir, { recursive: true, force: true });
-  for (const [relative, text] of files) {
-    const target = path.join(outDir, relative);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, text);
-  }
-  return files.map(([relative]) => relative);
+  return writeSnapshotFiles(outDir, files);
 }
 
-const invokedDirectly =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly) {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const outDir = path.resolve(process.argv[2] ?? path.join(root, 'data/snapshots/provider_b'));
-  generateProviderBSnapshot(outDir).then(
-    (written) => console.log(`provider_b snapshot: wrote ${written.length} files under ${outDir}`),
-    (err: unknown) => {
-      console.error(
-        `provider_b snapshot generation failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenInvoked(import.meta.url, 'provider_b', generateProviderBSnapshot);

@@ -9,9 +9,6 @@
 // completely stops the generator with its line. Deterministic: same input, same bytes.
 //
 //   npx tsx scripts/snapshots/generate-provider-c-snapshot.ts [outDir]
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ec2GpuType } from '../../src/sync/providers/provider-c/classify.js';
 import { formatAwsJson, type Json } from './aws-offer-json.js';
 import {
@@ -24,6 +21,7 @@ import {
 } from './aws-recording.js';
 import { EC2_REGIONS, HOURLY_RATE_CODE, ON_DEMAND_CODE, skuFor } from './provider-c-records.js';
 import { RecordedDataError, canonicalDecimal } from './recorded-csv.js';
+import { runWhenInvoked, writeSnapshotFiles, type SnapshotFile } from './snapshot-output.js';
 
 /** The recording's observation, as the offer files' version and dates (synthetic, see metadata). */
 const VERSION = '20240221082021';
@@ -316,7 +314,7 @@ export async function generateProviderCSnapshot(
 ): Promise<string[]> {
   const keep = options.keep ?? (() => true);
   const rows = (await readAwsRecording()).filter(keep);
-  const files: [string, string][] = [
+  const files: SnapshotFile[] = [
     ['offers/v1.0/aws/index.json', offerIndexText()],
     ['offers/v1.0/aws/AmazonEC2/current/region_index.json', regionIndexText()],
     ...AWS_REGIONS.map((region): [string, string] => [
@@ -326,27 +324,7 @@ export async function generateProviderCSnapshot(
     ['metadata.json', metadataText(rows)],
     [LICENCE_FILE, licenceText()],
   ];
-  await rm(outDir, { recursive: true, force: true });
-  for (const [relative, text] of files) {
-    const target = path.join(outDir, relative);
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, text);
-  }
-  return files.map(([relative]) => relative);
+  return writeSnapshotFiles(outDir, files);
 }
 
-const invokedDirectly =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly) {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const outDir = path.resolve(process.argv[2] ?? path.join(root, 'data/snapshots/provider_c'));
-  generateProviderCSnapshot(outDir).then(
-    (written) => console.log(`provider_c snapshot: wrote ${written.length} files under ${outDir}`),
-    (err: unknown) => {
-      console.error(
-        `provider_c snapshot generation failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenInvoked(import.meta.url, 'provider_c', generateProviderCSnapshot);
