@@ -1,11 +1,15 @@
-// The change feed and price periods as the API shows them (D39, D40): prices rounded as in
-// /instances (D36), times as ISO 8601 UTC.
-import { hourlyFromMicros, monthlyFromMicros } from '../catalog/money.js';
+// The change feed and price periods as the API shows them (D39, D40): prices in the requested
+// currency (D43; USD by default) rounded as in /instances (D36), times as ISO 8601 UTC.
+import { moneyView, type MoneyView } from '../fx/convert.js';
 import type { PriceChange, PricePeriod, Prices } from './change-model.js';
+
+const USD_VIEW = moneyView(undefined, 'USD');
 
 export interface PriceJson {
   hourly_price: number;
   monthly_price: number;
+  /** Present when the feed was asked for in another currency than USD (D43). */
+  currency?: string;
 }
 
 export interface ChangeItemJson {
@@ -30,22 +34,25 @@ export interface PeriodJson {
   valid_to: string | null;
   hourly_price: number;
   monthly_price: number;
-  currency: 'USD';
+  currency: string;
   available: boolean;
 }
 
-function priceJson(prices: Prices | null): PriceJson | null {
-  return prices === null
-    ? null
-    : {
-        hourly_price: hourlyFromMicros(prices.hourlyMicros),
-        monthly_price: monthlyFromMicros(prices.monthlyMicros),
-      };
+function priceJson(prices: Prices | null, money: MoneyView): PriceJson | null {
+  if (prices === null) return null;
+  const json: PriceJson = {
+    hourly_price: money.hourly(prices.hourlyMicros),
+    monthly_price: money.monthly(prices.monthlyMicros),
+  };
+  // USD items keep the shape they had before D43 (the currency is implied); others say it.
+  if (money.currency !== 'USD') json.currency = money.currency;
+  return json;
 }
 
 /**
  * Monthly price change in percent of the old price, rounded to 2 decimals; null unless both
- * sides are offered and the old price is not zero. Computed from exact micros.
+ * sides are offered and the old price is not zero. Computed from exact USD micros, so it is the
+ * same in every currency (conversion is one factor on both sides).
  */
 export function changePct(old: Prices | null, next: Prices | null): number | null {
   if (old === null || next === null || old.monthlyMicros === 0) return null;
@@ -53,7 +60,7 @@ export function changePct(old: Prices | null, next: Prices | null): number | nul
   return Math.round(pct * 100) / 100;
 }
 
-export function toChangeItem(change: PriceChange): ChangeItemJson {
+export function toChangeItem(change: PriceChange, money: MoneyView = USD_VIEW): ChangeItemJson {
   return {
     id: change.id,
     at: change.at.toISOString(),
@@ -66,19 +73,19 @@ export function toChangeItem(change: PriceChange): ChangeItemJson {
       instance_id: change.instance.instanceId,
       instance_name: change.instance.instanceName,
     },
-    old: priceJson(change.old),
-    new: priceJson(change.new),
+    old: priceJson(change.old, money),
+    new: priceJson(change.new, money),
     change_pct: changePct(change.old, change.new),
   };
 }
 
-export function toPeriodJson(period: PricePeriod): PeriodJson {
+export function toPeriodJson(period: PricePeriod, money: MoneyView = USD_VIEW): PeriodJson {
   return {
     valid_from: period.validFrom.toISOString(),
     valid_to: period.validTo === null ? null : period.validTo.toISOString(),
-    hourly_price: hourlyFromMicros(period.hourlyMicros),
-    monthly_price: monthlyFromMicros(period.monthlyMicros),
-    currency: 'USD',
+    hourly_price: money.hourly(period.hourlyMicros),
+    monthly_price: money.monthly(period.monthlyMicros),
+    currency: money.currency,
     available: period.available,
   };
 }

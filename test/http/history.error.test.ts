@@ -55,6 +55,9 @@ describe('history endpoints refuse bad input', () => {
     ['cursor=not-a-cursor!', 'cursor'],
     ['cursor=bm9wZQ', 'cursor'],
     ['since=2026-01-01&since=2026-01-02', 'since'],
+    ['currency=jpy', 'currency'],
+    ['currency=XXX', 'currency'],
+    ['currency=JPY&currency=KRW', 'currency'],
   ])('answers /changes?%s with 400 INVALID_PARAMETER naming %s', async (query, parameter) => {
     const response = await get(`/changes?${query}`);
     expect(response.statusCode).toBe(400);
@@ -73,6 +76,18 @@ describe('history endpoints refuse bad input', () => {
       'price_decreased',
     ]);
   });
+
+  it.each(['/changes?currency=BTC', '/instances/1/history?currency=BTC'])(
+    'answers %s with 400 INVALID_PARAMETER listing the currencies (D43)',
+    async (url) => {
+      const response = await get(url);
+      expect(response.statusCode).toBe(400);
+      const details = response.json<Envelope>().error.details;
+      expect(details).toMatchObject({ parameter: 'currency', value: 'BTC' });
+      expect(details?.['allowed']).toEqual(expect.arrayContaining(['USD', 'EUR', 'JPY', 'KRW']));
+      expect((details?.['allowed'] as string[])[0]).toBe('USD');
+    },
+  );
 
   it('answers an empty feed with an empty page and no cursor', async () => {
     const response = await get('/changes');

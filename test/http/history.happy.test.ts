@@ -1,5 +1,6 @@
 // GET /instances/{id}/history, GET /changes and GET /instances?as_of= over a real app and
 // SQLite file, after three syncs applied at known instants.
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
 import { catalog, offer, run } from '../storage/catalog-fixtures.js';
@@ -166,6 +167,66 @@ describe('history endpoints', () => {
       'removed:vc2-2c',
       'returned:vc2-2c',
     ]);
+  });
+
+  // Bundled ECB rates of 2026-10-06: 1 EUR = 1.1269 USD = 178.15 JPY = 1508.67 KRW.
+  const inYen = (usd: string, digits: number) =>
+    new Decimal(usd).mul('178.15').div('1.1269').toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
+
+  it('answers a record history in another currency, periods and record alike (D43)', async () => {
+    const list = await get('/instances?sort_by=instance_name&currency=JPY');
+    const record = list.json<{ data: { instances: { id: number }[] } }>().data.instances[0]!;
+    const response = await get(`/instances/${record.id}/history?currency=JPY`);
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{
+      data: {
+        instance: unknown;
+        history: { hourly_price: number; monthly_price: number; currency: string }[];
+        metadata: { exchange_rate: Record<string, unknown> };
+      };
+    }>();
+    expect(body.data.instance).toEqual(record);
+    expect(body.data.history.map((p) => [p.hourly_price, p.monthly_price, p.currency])).toEqual([
+      [inYen('0.008219', 4).toNumber(), inYen('6', 0).toNumber(), 'JPY'],
+      [inYen('0.006849', 4).toNumber(), inYen('5', 0).toNumber(), 'JPY'],
+    ]);
+    expect(body.data.metadata.exchange_rate).toMatchObject({
+      base: 'USD',
+      currency: 'JPY',
+      as_of: '2026-10-06',
+    });
+  });
+
+  it('keeps the USD history and feed without metadata, as before D43', async () => {
+    const feed = (await get('/changes?since=2026-01-01&currency=USD')).json<{ data: object }>();
+    expect(Object.keys(feed.data)).toEqual(['changes', 'next_cursor']);
+    const history = (await get('/instances/1/history')).json<{ data: object }>();
+    expect(Object.keys(history.data)).toEqual(['instance', 'history']);
+  });
+
+  it('converts the feed, each price saying its currency, change_pct unchanged (D43)', async () => {
+    const response = await get('/changes?since=2026-01-02T12:00:00Z&currency=KRW');
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{
+      data: {
+        changes: { kind: string; old: unknown; new: unknown; change_pct: number | null }[];
+        metadata: { exchange_rate: { currency: string; rate: number } };
+      };
+    }>();
+    const krw = (usd: string, digits: number) =>
+      new Decimal(usd)
+        .mul('1508.67')
+        .div('1.1269')
+        .toDecimalPlaces(digits, Decimal.ROUND_HALF_UP)
+        .toNumber();
+    expect(body.data.changes[0]).toMatchObject({
+      kind: 'price_increased',
+      old: { hourly_price: krw('0.006849', 4), monthly_price: krw('5', 0), currency: 'KRW' },
+      new: { hourly_price: krw('0.008219', 4), monthly_price: krw('6', 0), currency: 'KRW' },
+      change_pct: 20,
+    });
+    expect(body.data.changes[1]).toMatchObject({ kind: 'removed', new: null });
+    expect(body.data.metadata.exchange_rate.currency).toBe('KRW');
   });
 
   it('answers /instances?as_of= with the catalogue of that instant, never cached', async () => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { parseCurrency } from '../../fx/currency-parameter.js';
 import { parseChangesQuery, parseRecordId } from '../../history/history-query.js';
 import { changeFeed, recordHistory } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
@@ -10,6 +11,7 @@ import {
   ChangesQuery,
   ChangesResponse,
   HistoryParams,
+  HistoryQuery,
   HistoryResponse,
   PricePeriod,
 } from '../schemas/history.js';
@@ -20,7 +22,7 @@ import { INSTANCES_RATE_LIMIT } from './instances.js';
 
 const readLimit = { rateLimit: INSTANCES_RATE_LIMIT, rateLimitScope: '/instances' };
 
-export function historyRoutes(app: FastifyInstance, { store }: AppServices): void {
+export function historyRoutes(app: FastifyInstance, { store, rates }: AppServices): void {
   app.addSchema(PricePeriod);
   app.addSchema(ChangeItem);
 
@@ -33,16 +35,22 @@ export function historyRoutes(app: FastifyInstance, { store }: AppServices): voi
         tags: ['history'],
         summary: "A record's price periods, newest first",
         description:
-          'The record as in /instances (available or not) and its price periods (D39). A period opens when a sync changes the price or availability and closes at the next such sync; unchanged syncs add nothing. Unknown id: 404 NOT_FOUND; an id that is not a positive whole number: 400 INVALID_PARAMETER. Counts against the /instances rate limit.',
+          "The record as in /instances (available or not) and its price periods (D39). A period opens when a sync changes the price or availability and closes at the next such sync; unchanged syncs add nothing. `currency` (D43): every price, the record's and the periods', converted at the latest rate (not the rate of the period's time), with data.metadata.exchange_rate. Unknown id: 404 NOT_FOUND; an id that is not a positive whole number or an unknown currency: 400 INVALID_PARAMETER. Counts against the /instances rate limit.",
         security: ApiKeySecurity,
         params: HistoryParams,
+        querystring: HistoryQuery,
         response: { 200: HistoryResponse, ...commonErrorResponses(400, 404) },
       },
     },
     async (request, reply) => {
       const parsed = parseRecordId((request.params as { id: string }).id);
       if (!parsed.ok) throw invalidParameter(parsed.problem);
-      const body = await recordHistory(store, parsed.value).catch((error: unknown) => {
+      const money = parseCurrency(
+        (request.query as Record<string, unknown>)['currency'],
+        rates.current(),
+      );
+      if (!money.ok) throw invalidParameter(money.problem);
+      const body = await recordHistory(store, parsed.value, money.value).catch((error: unknown) => {
         request.log.error({ err: error }, 'history query failed');
         throw new AppError('QUERY_FAILED', 'Query execution failed');
       });
@@ -62,16 +70,19 @@ export function historyRoutes(app: FastifyInstance, { store }: AppServices): voi
         tags: ['history'],
         summary: 'The change feed: what each sync changed, oldest first',
         description:
-          'Items are added, removed, returned, price_increased and price_decreased (D40), ordered by time then id. Page with `cursor` = the previous `next_cursor`. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.',
+          'Items are added, removed, returned, price_increased and price_decreased (D40), ordered by time then id. Page with `cursor` = the previous `next_cursor`. `currency` (D43): old and new prices converted at the latest rate, each with `currency`, and data.metadata.exchange_rate; change_pct is the same in every currency. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.',
         security: ApiKeySecurity,
         querystring: ChangesQuery,
         response: { 200: ChangesResponse, ...commonErrorResponses(400) },
       },
     },
     async (request, reply) => {
-      const parsed = parseChangesQuery(request.query as Record<string, unknown>, new Date());
+      const query = request.query as Record<string, unknown>;
+      const parsed = parseChangesQuery(query, new Date());
       if (!parsed.ok) throw invalidParameter(parsed.problem);
-      const body = await changeFeed(store, parsed.value).catch((error: unknown) => {
+      const money = parseCurrency(query['currency'], rates.current());
+      if (!money.ok) throw invalidParameter(money.problem);
+      const body = await changeFeed(store, parsed.value, money.value).catch((error: unknown) => {
         request.log.error({ err: error }, 'change feed query failed');
         throw new AppError('QUERY_FAILED', 'Query execution failed');
       });

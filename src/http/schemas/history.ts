@@ -4,6 +4,7 @@ import { CHANGE_KINDS } from '../../history/change-model.js';
 import { CHANGES_MAX_LIMIT } from '../../history/history-query.js';
 import { StringEnum } from './common.js';
 import { INSTANCE_RECORD_EXAMPLE } from './examples.js';
+import { ExchangeRateNote } from './instances.js';
 
 // The history endpoints (D39, D40) and `as_of` (D41).
 
@@ -11,9 +12,33 @@ const Instant = (description: string) =>
   Type.String({ description, examples: ['2026-01-31', '2026-01-31T12:00:00Z'] });
 
 const Price = Type.Object({
-  hourly_price: Type.Number({ description: 'USD per hour, rounded to 4 decimals.' }),
-  monthly_price: Type.Number({ description: 'USD per month, rounded to 2 decimals.' }),
+  hourly_price: Type.Number({
+    description: 'Per hour in the requested currency (USD by default), rounded to 4 decimals.',
+  }),
+  monthly_price: Type.Number({
+    description:
+      'Per month in the requested currency, rounded to its minor unit (USD: 2 decimals; JPY, KRW: 0).',
+  }),
+  currency: Type.Optional(
+    Type.String({ description: 'Extension (D43): present when the currency is not USD.' }),
+  ),
 });
+
+/** `currency` (D43) on the history endpoints. */
+const CurrencyParameter = Type.String({
+  pattern: '^[A-Z]{3}$',
+  default: 'USD',
+  description:
+    'Extension (D43): prices in this currency, converted from USD at the latest ECB reference rate. USD, EUR or any currency in the ECB file (upper case, exact); any other value: 400 INVALID_PARAMETER with `allowed`.',
+  examples: ['JPY', 'KRW', 'SGD', 'HKD', 'EUR'],
+});
+
+const MoneyMetadata = Type.Optional(
+  Type.Object(
+    { exchange_rate: ExchangeRateNote },
+    { description: 'Extension (D43): present when prices are not in USD.' },
+  ),
+);
 
 export const PricePeriod = Type.Object(
   {
@@ -26,7 +51,7 @@ export const PricePeriod = Type.Object(
     }),
     hourly_price: Type.Number(),
     monthly_price: Type.Number(),
-    currency: Type.Literal('USD'),
+    currency: Type.String({ description: 'USD unless another currency was asked for (D43).' }),
     available: Type.Boolean({
       description: 'false: the provider did not offer the record then (prices are the last seen).',
     }),
@@ -38,6 +63,8 @@ export const HistoryParams = Type.Object({
   id: Type.Integer({ minimum: 1, description: 'Record id, as in /instances.' }),
 });
 
+export const HistoryQuery = Type.Object({ currency: Type.Optional(CurrencyParameter) });
+
 export const HistoryResponse = Type.Object(
   {
     success: Type.Literal(true),
@@ -46,6 +73,7 @@ export const HistoryResponse = Type.Object(
       history: Type.Array(Type.Ref('PricePeriod'), {
         description: 'Newest first; at most the newest 1,000 periods.',
       }),
+      metadata: MoneyMetadata,
     }),
   },
   {
@@ -115,6 +143,7 @@ export const ChangesQuery = Type.Object({
   cursor: Type.Optional(
     Type.String({ description: 'next_cursor of the previous page, as given (opaque).' }),
   ),
+  currency: Type.Optional(CurrencyParameter),
 });
 
 export const ChangesResponse = Type.Object(
@@ -125,6 +154,7 @@ export const ChangesResponse = Type.Object(
       next_cursor: Type.Union([Type.String(), Type.Null()], {
         description: 'Pass as `cursor` for the next page; null on the last page.',
       }),
+      metadata: MoneyMetadata,
     }),
   },
   {
