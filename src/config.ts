@@ -2,6 +2,7 @@
 // object; a bad value stops start-up with a message naming the variable.
 import path from 'node:path';
 import type { ProviderName } from './catalog/model.js';
+import { DEFAULT_MAX_JSON_BYTES } from './sync/upstream/upstream-client.js';
 
 export interface ProviderSourceConfig {
   /** https://, http:// or file:// base URL of the provider's upstream catalogue. */
@@ -44,7 +45,13 @@ export interface Config {
     readonly firstByteTimeoutMs: number;
     readonly totalTimeoutMs: number;
     readonly maxRetries: number;
+    /** Largest streamed body (provider_c's region files, the ECB document), in bytes. */
     readonly maxResponseBytes: number;
+    /**
+     * Largest JSON document read whole (provider_a and provider_b pages, provider_c's indexes),
+     * in bytes: parsed on the event loop, so far smaller than the streamed cap.
+     */
+    readonly maxJsonBytes: number;
   };
   readonly providers: Readonly<Record<ProviderName, ProviderSourceConfig>>;
   readonly fx: {
@@ -191,6 +198,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       totalTimeoutMs: duration(env, 'UPSTREAM_TOTAL_TIMEOUT', 300_000),
       maxRetries: integer(env, 'UPSTREAM_MAX_RETRIES', 3, 0, 10),
       maxResponseBytes: integer(env, 'UPSTREAM_MAX_BYTES', 1024 * 1024 * 1024, 1024, 8 * 1024 ** 3),
+      maxJsonBytes: integer(
+        env,
+        'UPSTREAM_JSON_MAX_BYTES',
+        DEFAULT_MAX_JSON_BYTES,
+        1024,
+        256 * 1024 ** 2,
+      ),
     },
     providers: {
       provider_a: provider('provider_a', 'A'),

@@ -13,6 +13,7 @@ import { UpstreamError } from '../upstream-error.js';
 import { cappedStream, readAllCapped } from './byte-limit.js';
 import { parseJsonBody } from './json-body.js';
 import { startDeadline } from './request-deadline.js';
+import { jsonByteCap } from './upstream-client.js';
 import type { UpstreamClient, UpstreamClientOptions } from './upstream-client.js';
 
 function notFound(target: string, cause?: unknown): UpstreamError {
@@ -94,7 +95,8 @@ function tooLarge(target: string, maxBytes: number): UpstreamError {
 
 export function createFileUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const baseDir = fileURLToPath(new URL(options.baseUrl));
-  const maxBytes = options.maxResponseBytes;
+  const streamCap = options.maxResponseBytes;
+  const jsonCap = jsonByteCap(options);
 
   function readFailure(err: unknown, target: string, abortError: () => UpstreamError | undefined) {
     if (err instanceof UpstreamError) return err;
@@ -113,9 +115,9 @@ export function createFileUpstreamClient(options: UpstreamClientOptions): Upstre
       try {
         const before = deadline.abortError();
         if (before) throw before;
-        const { handle } = await openUpstreamFile(baseDir, pathAndQuery, maxBytes);
+        const { handle } = await openUpstreamFile(baseDir, pathAndQuery, jsonCap);
         const stream = addAbortSignal(deadline.signal, handle.createReadStream());
-        const bytes = await readAllCapped(stream, maxBytes, () => tooLarge(target, maxBytes));
+        const bytes = await readAllCapped(stream, jsonCap, () => tooLarge(target, jsonCap));
         return parseJsonBody(bytes, target);
       } catch (err) {
         throw readFailure(err, target, () => deadline.abortError());
@@ -130,11 +132,11 @@ export function createFileUpstreamClient(options: UpstreamClientOptions): Upstre
       try {
         const before = deadline.abortError();
         if (before) throw before;
-        const { handle } = await openUpstreamFile(baseDir, pathAndQuery, maxBytes);
+        const { handle } = await openUpstreamFile(baseDir, pathAndQuery, streamCap);
         const source = addAbortSignal(deadline.signal, handle.createReadStream());
         return cappedStream(source, {
-          maxBytes,
-          tooLarge: () => tooLarge(target, maxBytes),
+          maxBytes: streamCap,
+          tooLarge: () => tooLarge(target, streamCap),
           mapError: (err) => readFailure(err, target, () => deadline.abortError()),
           onClose: () => deadline.dispose(),
         });

@@ -33,6 +33,7 @@ import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs } from './retry-po
 import { getFollowingSameOriginRedirects, headerValue } from './same-origin-redirects.js';
 import { AttemptFailure, classifyTransportError } from './transport-errors.js';
 import type { AttemptLimits } from './transport-errors.js';
+import { jsonByteCap } from './upstream-client.js';
 import type { UpstreamClient, UpstreamClientOptions } from './upstream-client.js';
 import { checkUpstreamClientOptions } from './upstream-client-options.js';
 
@@ -93,7 +94,8 @@ const MIB = 1024 * 1024;
 function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableUpstreamClient {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
-  const maxBytes = options.maxResponseBytes;
+  const streamCap = options.maxResponseBytes;
+  const jsonCap = jsonByteCap(options);
   const limits: AttemptLimits = {
     connectTimeoutMs: options.connectTimeoutMs,
     firstByteTimeoutMs: options.firstByteTimeoutMs,
@@ -136,11 +138,15 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
     return url.href;
   }
 
-  const tooLarge = (target: string) =>
+  const tooLarge = (target: string, maxBytes: number) =>
     new UpstreamError('UPSTREAM_TOO_LARGE', `response exceeds ${maxBytes} bytes (${target})`);
 
   /** Throws for a non-2xx status, a declared oversize body or an unexpected content type. */
-  function checkResponse(response: Dispatcher.ResponseData, target: string): void {
+  function checkResponse(
+    response: Dispatcher.ResponseData,
+    target: string,
+    maxBytes: number,
+  ): void {
     const status = response.statusCode;
     if (status < 200 || status > 299) {
       const error = new UpstreamError(
@@ -153,7 +159,7 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
     }
     const declared = headerValue(response.headers['content-length']);
     if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
-      throw new AttemptFailure(tooLarge(target), false);
+      throw new AttemptFailure(tooLarge(target, maxBytes), false);
     }
     if (!acceptedContentType(response.headers['content-type'])) {
       const shown = (headerValue(response.headers['content-type']) ?? 'none')
@@ -237,8 +243,10 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
               );
               throw new AttemptFailure(error, false);
             }
-            checkResponse(response, target);
-            const bytes = await readAllCapped(response.body, maxBytes, () => tooLarge(target));
+            checkResponse(response, target, jsonCap);
+            const bytes = await readAllCapped(response.body, jsonCap, () =>
+              tooLarge(target, jsonCap),
+            );
             const declared = headerValue(response.headers['content-length']);
             if (
               declared !== undefined &&
@@ -280,7 +288,7 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
             headersFor: () => baseHeaders,
           });
           try {
-            checkResponse(response, target);
+            checkResponse(response, target, streamCap);
           } catch (err) {
             discardBody(response.body);
             throw err;
@@ -288,8 +296,8 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
           return response;
         });
         return cappedStream(response.body, {
-          maxBytes,
-          tooLarge: () => tooLarge(target),
+          maxBytes: streamCap,
+          tooLarge: () => tooLarge(target, streamCap),
           mapError: (err) =>
             deadline.abortError() ?? classifyTransportError(err, target, limits).error,
           onClose: () => deadline.dispose(),

@@ -1,6 +1,7 @@
 // Validation of the options every upstream client is built from.
 
 import type { HttpUpstreamClientOptions } from './http-upstream-client.js';
+import { jsonByteCap } from './upstream-client.js';
 
 /**
  * Throws TypeError or RangeError, naming the option, for a base URL or a number that cannot
@@ -21,6 +22,7 @@ export function checkUpstreamClientOptions(options: HttpUpstreamClientOptions): 
     firstByteTimeoutMs: options.firstByteTimeoutMs,
     totalTimeoutMs: options.totalTimeoutMs,
     maxResponseBytes: options.maxResponseBytes,
+    maxJsonBytes: jsonByteCap(options),
     bodyIdleTimeoutMs: options.bodyIdleTimeoutMs ?? 1,
   };
   for (const [name, value] of Object.entries(positive)) {

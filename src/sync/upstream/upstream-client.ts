@@ -18,6 +18,14 @@ export interface UpstreamClient {
   getStream(pathAndQuery: string, signal: AbortSignal): Promise<Readable>;
 }
 
+/** UPSTREAM_JSON_MAX_BYTES's default: real provider_a/provider_b pages are well under 1 MB. */
+export const DEFAULT_MAX_JSON_BYTES = 8 * 1024 * 1024;
+
+/** The cap getJson applies (see UpstreamClientOptions.maxJsonBytes). */
+export function jsonByteCap(options: UpstreamClientOptions): number {
+  return options.maxJsonBytes ?? Math.min(options.maxResponseBytes, DEFAULT_MAX_JSON_BYTES);
+}
+
 export interface UpstreamClientOptions {
   /** Base URL, with or without a trailing slash. */
   readonly baseUrl: string;
@@ -27,7 +35,13 @@ export interface UpstreamClientOptions {
   /** Time allowed for a whole request, retries included. */
   readonly totalTimeoutMs: number;
   readonly maxRetries: number;
-  /** Largest body accepted, in bytes. */
+  /** Largest body accepted by getStream, in bytes. */
   readonly maxResponseBytes: number;
+  /**
+   * Largest body accepted by getJson, in bytes. A JSON document is held and parsed whole on the
+   * event loop, so it gets a cap of its own, far below the streamed one. Unset: the smaller of
+   * maxResponseBytes and DEFAULT_MAX_JSON_BYTES.
+   */
+  readonly maxJsonBytes?: number;
   readonly userAgent: string;
 }
