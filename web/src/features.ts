@@ -4,13 +4,15 @@ export const FEATURES = {
   /** GET /instances?format=csv (D47). */
   csv: false,
   /** `currency` parameters (D43). */
-  currency: false,
+  currency: true,
   /** sort_by=price_per_vcpu|price_per_gb (D45). */
-  unitSort: false,
+  unitSort: true,
   /** GET /instances/{id}/history (D39): the compare view and the instance page need it. */
-  history: false,
+  history: true,
+  /** `currency` on /instances/{id}/history and /changes (D43); until then they show USD. */
+  historyCurrency: false,
   /** GET /changes (D40). */
-  changes: false,
+  changes: true,
   /** GET /instance-types (D46). */
   instanceTypes: false,
 } as const;

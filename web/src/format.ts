@@ -11,7 +11,14 @@ export const UNIT_LABEL: Readonly<Record<PriceUnit, string>> = {
   gib: 'per GiB',
 };
 
-/** A month is 730 hours (the API's own monthly = hourly x 730 rule). */
+/** Hours in each period: a month is 730 hours (the API's own monthly = hourly x 730 rule). */
+export const HOURS: Readonly<Record<Period, number>> = { hour: 1, day: 24, month: 730, year: 8760 };
+
+/** A monthly figure (a price or the API's monthly price per vCPU or GiB) over another period. */
+export function fromMonthly(monthly: number, period: Period): number {
+  return period === 'month' ? monthly : (monthly * HOURS[period]) / HOURS.month;
+}
+
 export function priceFor(hourly: number, monthly: number, period: Period): number {
   switch (period) {
     case 'hour':
@@ -23,17 +30,6 @@ export function priceFor(hourly: number, monthly: number, period: Period): numbe
     case 'year':
       return monthly * 12;
   }
-}
-
-export function perUnit(
-  price: number,
-  unit: PriceUnit,
-  vcpu: number,
-  memoryMb: number,
-): number | undefined {
-  if (unit === 'instance') return price;
-  const divisor = unit === 'vcpu' ? vcpu : memoryMb / 1024;
-  return divisor > 0 ? price / divisor : undefined;
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();

@@ -5,6 +5,9 @@ import { onUnauthorized } from './api';
 import { clearKey, getKey, takeKeyFromFragment } from './key';
 import { KeyPrompt } from './key-prompt';
 import { followLink, hrefFor, useParams } from './url-state';
+import { ChangesView } from './views/changes';
+import { CompareView } from './views/compare';
+import { InstancePage } from './views/instance-page';
 import { InstancesView } from './views/instances';
 import { RecommendView } from './views/recommend';
 import { StatusView } from './views/status';
@@ -20,7 +23,10 @@ interface ViewDef {
 
 const VIEWS: readonly ViewDef[] = [
   { id: 'instances', label: 'Instances', render: (p) => <InstancesView params={p} /> },
+  { id: 'compare', label: 'Compare', render: (p) => <CompareView params={p} /> },
+  { id: 'instance', label: 'Instance', render: (p) => <InstancePage params={p} />, hidden: true },
   { id: 'recommend', label: 'Recommend', render: (p) => <RecommendView params={p} /> },
+  { id: 'changes', label: 'Changes', render: (p) => <ChangesView params={p} /> },
   { id: 'status', label: 'Status', render: () => <StatusView /> },
 ];
 
@@ -57,7 +63,16 @@ function App() {
             {VIEWS.filter((v) => v.hidden !== true).map((v) => (
               <li key={v.id}>
                 <a
-                  href={hrefFor(v.id === 'instances' ? {} : { view: v.id })}
+                  href={hrefFor({
+                    view: v.id === 'instances' ? undefined : v.id,
+                    // Compare opens on the rows selected in Instances.
+                    ids:
+                      v.id === 'compare'
+                        ? (params.get('ids') ?? params.get('sel') ?? undefined)
+                        : undefined,
+                    // The currency follows the user from view to view.
+                    currency: params.get('currency') ?? undefined,
+                  })}
                   onClick={followLink}
                   aria-current={v.id === view.id ? 'page' : undefined}
                 >

@@ -45,7 +45,11 @@ export const STACKS = [
   'mongodb',
 ] as const;
 export const SCALES = ['small', 'medium', 'large'] as const;
-/** The currencies people here ask for first; the API accepts every ECB currency (D43). */
+/**
+ * The currencies the API accepts (D43: USD and the ECB reference set), those people in these
+ * regions ask for first, then the rest alphabetically. A test checks every one against the
+ * API's `allowed` list.
+ */
 export const CURRENCIES = [
   'USD',
   'EUR',
@@ -55,9 +59,34 @@ export const CURRENCIES = [
   'HKD',
   'CNY',
   'INR',
+  'IDR',
+  'MYR',
+  'PHP',
+  'THB',
   'AUD',
+  'NZD',
   'GBP',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CZK',
+  'DKK',
+  'HUF',
+  'ILS',
+  'ISK',
+  'MXN',
+  'NOK',
+  'PLN',
+  'RON',
+  'SEK',
+  'TRY',
+  'ZAR',
 ] as const;
+
+const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency' });
+export function currencyLabel(code: string): string {
+  return `${code} · ${currencyNames.of(code) ?? code}`;
+}
 
 export interface InstanceRecord {
   id: number;
@@ -79,8 +108,8 @@ export interface InstanceRecord {
     currency: string;
     available: number;
     observed_at?: string;
-    monthly_price_per_vcpu?: number;
-    monthly_price_per_gb?: number;
+    monthly_price_per_vcpu?: number | null;
+    monthly_price_per_gb?: number | null;
   };
 }
 
@@ -155,4 +184,52 @@ export interface Recommendation {
 export interface RecommendData {
   requirements: { min_memory_mb: number; min_vcpu: number; breakdown: Record<string, string> };
   recommendations: Recommendation[];
+}
+
+export interface PricePeriod {
+  valid_from: string;
+  valid_to: string | null;
+  hourly_price: number;
+  monthly_price: number;
+  currency: string;
+  available: boolean;
+}
+export interface HistoryData {
+  instance: InstanceRecord;
+  history: PricePeriod[];
+}
+
+export const CHANGE_KINDS = [
+  'added',
+  'removed',
+  'returned',
+  'price_increased',
+  'price_decreased',
+] as const;
+export const CHANGE_KIND_LABEL: Readonly<Record<string, string>> = {
+  added: 'New',
+  removed: 'Removed',
+  returned: 'Back',
+  price_increased: 'Price up',
+  price_decreased: 'Price down',
+};
+export interface ChangeItem {
+  id: number;
+  at: string;
+  sync_id: string;
+  kind: string;
+  instance: {
+    id: number;
+    provider: string;
+    region_code: string;
+    instance_id: string;
+    instance_name: string;
+  };
+  old: { hourly_price: number; monthly_price: number; currency?: string } | null;
+  new: { hourly_price: number; monthly_price: number; currency?: string } | null;
+  change_pct: number | null;
+}
+export interface ChangesData {
+  changes: ChangeItem[];
+  next_cursor: string | null;
 }

@@ -35,3 +35,40 @@ export function useApi<T>(path: string | null, body?: unknown): Loaded<T> {
   }, [path, bodyText, attempt]);
   return { ...state, data: state.data, error: state.error, reload: () => setAttempt((n) => n + 1) };
 }
+
+export type Settled<T> = { readonly data: T } | { readonly error: unknown };
+export interface LoadedEach<T> {
+  /** One result per path, in order; undefined until the first answers arrive. */
+  readonly results: readonly Settled<T>[] | undefined;
+  readonly loading: boolean;
+  readonly reload: () => void;
+}
+
+/** Several GETs, each answering on its own (a comparison shows the records that still exist). */
+export function useApiEach<T>(paths: readonly string[]): LoadedEach<T> {
+  const [state, setState] = useState<{ results?: Settled<T>[]; loading: boolean }>({
+    loading: paths.length > 0,
+  });
+  const [attempt, setAttempt] = useState(0);
+  const latest = useRef(0);
+  const key = paths.join('\n');
+  useEffect(() => {
+    const id = ++latest.current;
+    if (key === '') {
+      setState({ results: [], loading: false });
+      return;
+    }
+    setState((previous) => ({ ...previous, loading: true }));
+    void Promise.all(
+      key.split('\n').map((path) =>
+        apiJson<T>(path).then(
+          (data): Settled<T> => ({ data }),
+          (error: unknown): Settled<T> => ({ error }),
+        ),
+      ),
+    ).then((results) => {
+      if (id === latest.current) setState({ results, loading: false });
+    });
+  }, [key, attempt]);
+  return { results: state.results, loading: state.loading, reload: () => setAttempt((n) => n + 1) };
+}

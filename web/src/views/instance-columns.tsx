@@ -3,8 +3,8 @@
 import type { JSX } from 'preact';
 import {
   gib,
+  fromMonthly,
   money,
-  perUnit,
   plainMoney,
   priceFor,
   UNIT_LABEL,
@@ -30,11 +30,16 @@ export interface Column {
   readonly cell?: (record: InstanceRecord, display: Display) => JSX.Element | string;
 }
 
-function shownPrice(r: InstanceRecord, d: Display): number | undefined {
-  const price = priceFor(r.pricing.hourly_price, r.pricing.monthly_price, d.period);
-  return perUnit(price, d.unit, r.vcpu, r.memory_mb);
+/** The price as shown; per vCPU and per GiB come from the API's own figures (D45). */
+export function shownPrice(r: InstanceRecord, d: Display): number | undefined {
+  if (d.unit === 'instance')
+    return priceFor(r.pricing.hourly_price, r.pricing.monthly_price, d.period);
+  const monthly =
+    d.unit === 'vcpu' ? r.pricing.monthly_price_per_vcpu : r.pricing.monthly_price_per_gb;
+  return monthly === undefined || monthly === null ? undefined : fromMonthly(monthly, d.period);
 }
-const fine = (d: Display) => d.period === 'hour' || d.unit !== 'instance';
+/** Hourly figures are small: 4 decimals; so are daily ones per vCPU or GiB. */
+const fine = (d: Display) => d.period === 'hour' || (d.period === 'day' && d.unit !== 'instance');
 
 export const COLUMNS: readonly Column[] = [
   {

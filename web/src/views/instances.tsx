@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { apiText } from '../api';
 import { ErrorMessage, Link, Status } from '../components';
 import { count, PERIODS, UNIT_LABEL, UNITS, type Period, type PriceUnit } from '../format';
-import type { InstancesData } from '../model';
+import { CURRENCIES, currencyLabel, type InstancesData } from '../model';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { Chips, Filters, FILTERS } from './filters';
@@ -61,6 +61,22 @@ export function displayOf(params: URLSearchParams): Display {
         ? params.get('currency')!
         : 'USD',
   };
+}
+
+/** The currency of the views built on /instances/{id}/history and /changes. */
+export function recordCurrency(params: URLSearchParams): string {
+  return FEATURES.historyCurrency ? displayOf(params).currency : 'USD';
+}
+
+/** Says so when a view cannot show the chosen currency (instead of mislabelling USD). */
+export function CurrencyNote({ params }: { params: URLSearchParams }) {
+  const wanted = displayOf(params).currency;
+  if (wanted === recordCurrency(params)) return null;
+  return (
+    <p class="note">
+      Prices on this page are in USD: this server does not convert price history to {wanted} yet.
+    </p>
+  );
 }
 
 export function selectedIds(params: URLSearchParams): number[] {
@@ -318,6 +334,24 @@ function DisplayControls({ params, display }: { params: URLSearchParams; display
           {PERIODS.map((p) => (
             <option key={p} value={p}>
               per {p}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for="currency">Currency</label>
+        <select
+          id="currency"
+          value={display.currency}
+          onChange={(e) =>
+            navigate({
+              currency: e.currentTarget.value === 'USD' ? undefined : e.currentTarget.value,
+            })
+          }
+        >
+          {CURRENCIES.map((c) => (
+            <option key={c} value={c}>
+              {currencyLabel(c)}
             </option>
           ))}
         </select>

@@ -4,7 +4,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Link, Status } from '../components';
 import { FEATURES } from '../features';
 import { count, gib, money } from '../format';
-import { CURRENCIES, PROVIDER_LABEL, SCALES, STACKS, type RecommendData } from '../model';
+import {
+  CURRENCIES,
+  currencyLabel,
+  PROVIDER_LABEL,
+  SCALES,
+  STACKS,
+  type RecommendData,
+} from '../model';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 
@@ -115,7 +122,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
               >
                 {CURRENCIES.map((c) => (
                   <option key={c} value={c}>
-                    {c}
+                    {currencyLabel(c)}
                   </option>
                 ))}
               </select>

@@ -1,0 +1,316 @@
+// Currency and price units in Instances, and the views built on records: Compare, the instance
+// page and Changes, in a real browser against a real server. Each view's state is in the URL
+// (D50), Back restores it, the figures equal the API's answer, and axe passes at every width.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkAtEveryWidth,
+  chromiumMissing,
+  launchChromium,
+  newContext,
+  watchConsole,
+} from './support/browser.js';
+import { E2E_KEY, startUiServer, type UiServer } from './support/ui-server.js';
+
+interface Row {
+  id: number;
+  instance_id: string;
+  instance_name: string;
+  vcpu: number;
+  memory_mb: number;
+  provider: { name: string; display_name: string };
+  region: { region_code: string; region_name: string };
+  pricing: {
+    hourly_price: number;
+    monthly_price: number;
+    currency: string;
+    monthly_price_per_vcpu: number;
+  };
+}
+interface InstancesAnswer {
+  data: { instances: Row[]; pagination: { total: number } };
+}
+interface ChangesAnswer {
+  data: {
+    changes: { id: number; kind: string; instance: { id: number; instance_id: string } }[];
+    next_cursor: string | null;
+  };
+}
+
+const nameText = (r: Row) =>
+  r.instance_name === r.instance_id ? r.instance_id : `${r.instance_name} (${r.instance_id})`;
+
+const skip = chromiumMissing();
+let clients = 0;
+const client = () => `10.79.0.${++clients}`;
+
+describe.skipIf(skip !== undefined)(
+  'records: currency, compare, instance page, changes',
+  { timeout: 120_000 },
+  () => {
+    let server: UiServer;
+    let browser: Browser;
+    const contexts: BrowserContext[] = [];
+
+    beforeAll(async () => {
+      [server, browser] = await Promise.all([startUiServer(), launchChromium()]);
+    }, 180_000);
+    afterAll(async () => {
+      await Promise.all(contexts.map((c) => c.close()));
+      await browser?.close();
+      await server?.stop();
+    });
+
+    async function keyedPage(
+      path: string,
+    ): Promise<{ page: Page; problems: string[]; id: string }> {
+      const id = client();
+      const context = await newContext(browser, id);
+      contexts.push(context);
+      await context.addInitScript(
+        (key) => sessionStorage.setItem('cloudprice.apiKey', key),
+        E2E_KEY,
+      );
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await page.goto(`${server.url}${path}`);
+      return { page, problems, id };
+    }
+    async function json<T>(path: string, id: string): Promise<T> {
+      const response = await server.api(path, id);
+      expect(response.status).toBe(200);
+      return (await response.json()) as T;
+    }
+    const search = (page: Page) => new URL(page.url()).searchParams;
+    async function tableLoaded(page: Page): Promise<void> {
+      await page.locator('table.data[aria-busy="false"]').first().waitFor();
+      await expect
+        .poll(() => page.locator('main p.status').first().textContent())
+        .toMatch(/^(Showing|No instances)/);
+    }
+    const cells = (page: Page, column: number) =>
+      page.locator(`table.data tbody tr td:nth-of-type(${column})`).allTextContents();
+
+    it('currency and price per vCPU: the URL, the API sort, and the API figures', async () => {
+      const { page, problems, id } = await keyedPage('/ui/?cols=vcpu,price');
+      await tableLoaded(page);
+      await page.getByRole('combobox', { name: 'Currency' }).selectOption('JPY');
+      await expect.poll(() => search(page).get('currency')).toBe('JPY');
+      await page.getByRole('combobox', { name: 'Price', exact: true }).selectOption('vcpu');
+      await expect.poll(() => search(page).get('unit')).toBe('vcpu');
+      await page.getByRole('button', { name: /^Price \(JPY \/ month, per vCPU\)/ }).click();
+      await expect.poll(() => search(page).get('sort')).toBe('price');
+      await tableLoaded(page);
+      const api = await json<InstancesAnswer>(
+        '/instances?sort_by=price_per_vcpu&currency=JPY&limit=50&offset=0',
+        id,
+      );
+      expect(api.data.instances[0]!.pricing.currency).toBe('JPY');
+      const yen = (n: number) => `¥${Math.round(n).toLocaleString('en')}`;
+      // Cells: select, vCPU, price (the row name is a th).
+      await expect
+        .poll(() => cells(page, 3))
+        .toEqual(api.data.instances.map((r) => yen(r.pricing.monthly_price_per_vcpu)));
+
+      // A year is twelve months of the API's per-vCPU figure.
+      await page.getByRole('combobox', { name: 'Period' }).selectOption('year');
+      await expect.poll(() => search(page).get('period')).toBe('year');
+      await expect
+        .poll(() => cells(page, 3))
+        .toEqual(api.data.instances.map((r) => yen(r.pricing.monthly_price_per_vcpu * 12)));
+
+      // Back steps through period, sort, unit and currency.
+      await page.goBack();
+      await expect.poll(() => search(page).get('period')).toBeNull();
+      await page.goBack();
+      await page.goBack();
+      await page.goBack();
+      await expect.poll(() => search(page).get('currency')).toBeNull();
+      await expect
+        .poll(() => page.getByRole('combobox', { name: 'Currency' }).inputValue())
+        .toBe('USD');
+
+      // Every currency the page offers is one the API accepts.
+      const offered = await page
+        .getByRole('combobox', { name: 'Currency' })
+        .locator('option')
+        .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+      const refused = await server.api('/instances?limit=1&currency=XXX', id);
+      const allowed = ((await refused.json()) as { error: { details: { allowed: string[] } } })
+        .error.details.allowed;
+      expect(offered.length).toBeGreaterThan(10);
+      expect(offered.filter((c) => !allowed.includes(c))).toEqual([]);
+      expect(problems).toEqual([]);
+    });
+
+    it('compare round trip: select rows, compare them, set a baseline, Back restores', async () => {
+      const { page, problems, id } = await keyedPage('/ui/?provider=provider_b&sort=vcpu');
+      await tableLoaded(page);
+      const api = await json<InstancesAnswer>(
+        '/instances?provider=provider_b&sort_by=vcpu&limit=50&offset=0',
+        id,
+      );
+      const [a, b, c] = api.data.instances.slice(0, 3) as [Row, Row, Row];
+      for (const r of [a, b, c]) {
+        await page
+          .getByRole('checkbox', {
+            name: `Select ${r.instance_name} in ${r.region.region_name} (${r.provider.display_name})`,
+          })
+          .check();
+      }
+      await expect.poll(() => search(page).get('sel')).toBe(`${a.id},${b.id},${c.id}`);
+      await page.getByRole('link', { name: 'Compare selected' }).click();
+      await expect.poll(() => search(page).get('view')).toBe('compare');
+      expect(search(page).get('ids')).toBe(`${a.id},${b.id},${c.id}`);
+      const heads = page.locator('table.compare thead th');
+      await expect.poll(() => heads.count()).toBe(4);
+      const monthly = page.locator('table.compare tbody tr', { hasText: 'Monthly price' });
+      await expect
+        .poll(async () => (await monthly.locator('td').allTextContents()).map((t) => t.trim()))
+        .toEqual([a, b, c].map((r) => `$${r.pricing.monthly_price.toFixed(2)}`));
+
+      await page
+        .getByRole('button', {
+          name: `Set baseline for ${nameText(a)} in ${a.region.region_name}`,
+        })
+        .click();
+      await expect.poll(() => search(page).get('base')).toBe(String(a.id));
+      const pct = (v: number) => {
+        const change = ((v - a.pricing.monthly_price) / a.pricing.monthly_price) * 100;
+        return `${change > 0 ? '+' : '−'}${Math.abs(change).toFixed(1)}%`;
+      };
+      const secondCell = monthly.locator('td').nth(1);
+      if (b.pricing.monthly_price !== a.pricing.monthly_price) {
+        await expect.poll(() => secondCell.textContent()).toContain(pct(b.pricing.monthly_price));
+      }
+      expect(await checkAtEveryWidth(page, 'compare', () => heads.first().waitFor())).toEqual([]);
+
+      // Only the rows that differ; Back brings every row back, and the baseline off.
+      const allRows = await page.locator('table.compare tbody tr').count();
+      await page.getByRole('checkbox', { name: 'Show only the rows that differ' }).check();
+      await expect.poll(() => search(page).get('diff')).toBe('only');
+      await expect
+        .poll(() => page.locator('table.compare tbody tr').count())
+        .toBe(await page.locator('table.compare tbody tr.diff').count());
+      await page.goBack();
+      await expect.poll(() => page.locator('table.compare tbody tr').count()).toBe(allRows);
+      await page.goBack();
+      await expect.poll(() => search(page).get('base')).toBeNull();
+
+      // Remove one; then back to Instances with the selection kept.
+      await page
+        .getByRole('button', {
+          name: `Remove ${nameText(c)} in ${c.region.region_name} from the comparison`,
+        })
+        .click();
+      await expect.poll(() => search(page).get('ids')).toBe(`${a.id},${b.id}`);
+      await expect.poll(() => heads.count()).toBe(3);
+      await page.getByRole('link', { name: /Back to instances/ }).click();
+      await expect.poll(() => search(page).get('sel')).toBe(`${a.id},${b.id}`);
+      await tableLoaded(page);
+      expect(problems).toEqual([]);
+    });
+
+    it('instance page: specs, every region of its provider, the history chart, similar types', async () => {
+      const probe = client();
+      const list = await json<InstancesAnswer>('/instances?provider=provider_c&limit=1', probe);
+      const record = list.data.instances[0]!;
+      const { page, problems, id } = await keyedPage(`/ui/?view=instance&id=${record.id}`);
+      await expect.poll(() => page.locator('h1').textContent()).toContain(record.instance_id);
+      const history = await json<{ data: { history: unknown[] } }>(
+        `/instances/${record.id}/history`,
+        id,
+      );
+      // The same type in every region: the API's records of this provider with this name.
+      const all = await json<InstancesAnswer>(
+        `/instances?provider=provider_c&min_vcpu=${record.vcpu}&max_vcpu=${record.vcpu}&limit=100`,
+        id,
+      );
+      const same = all.data.instances.filter((r) => r.instance_id === record.instance_id);
+      const regionRows = page.locator('section table.data').first().locator('tbody tr');
+      await expect.poll(() => regionRows.count()).toBe(5);
+      for (const r of same) {
+        await expect
+          .poll(() => regionRows.filter({ hasText: r.region.region_code }).textContent())
+          .toContain(`$${r.pricing.monthly_price.toFixed(2)}`);
+      }
+      const cheapest = Math.min(...same.map((r) => r.pricing.monthly_price));
+      expect(await page.locator('tr.cheapest').first().textContent()).toContain(
+        `$${cheapest.toFixed(2)}`,
+      );
+      // The chart: an image with a text summary, one dot per price period.
+      const chart = page.getByRole('img', { name: /Price history/ });
+      await chart.waitFor();
+      expect(await page.locator('.chart circle').count()).toBe(history.data.history.length);
+      await expect.poll(() => page.locator('h2', { hasText: 'Similar types' }).count()).toBe(1);
+      await expect
+        .poll(() => page.locator('main p.status').last().textContent())
+        .toMatch(/other types|No other type/);
+      expect(await checkAtEveryWidth(page, 'instance', () => chart.waitFor())).toEqual([]);
+
+      // A region's link opens that record's page; Back returns to this one.
+      const other = same.find((r) => r.id !== record.id);
+      if (other !== undefined) {
+        await regionRows.filter({ hasText: other.region.region_code }).getByRole('link').click();
+        await expect.poll(() => search(page).get('id')).toBe(String(other.id));
+        await page.goBack();
+        await expect.poll(() => search(page).get('id')).toBe(String(record.id));
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it('instance page: an unknown id says so', async () => {
+      const { page } = await keyedPage('/ui/?view=instance&id=999999');
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').textContent()).toContain('NOT_FOUND');
+    });
+
+    it('changes: filters and pages in the URL, rows equal the API answer, Back restores', async () => {
+      const { page, problems, id } = await keyedPage('/ui/?view=changes');
+      const rows = page.locator('table.data tbody tr');
+      const firstPage = await json<ChangesAnswer>('/changes?limit=50', id);
+      await expect.poll(() => rows.count()).toBe(firstPage.data.changes.length);
+      const instanceIds = () => page.locator('table.data tbody th[scope=row]').allTextContents();
+      expect((await instanceIds())[0]).toContain(firstPage.data.changes[0]!.instance.instance_id);
+      expect(await checkAtEveryWidth(page, 'changes', () => rows.first().waitFor())).toEqual([]);
+
+      await page.getByRole('combobox', { name: 'Provider' }).selectOption('provider_c');
+      await expect.poll(() => search(page).get('provider')).toBe('provider_c');
+      const onlyC = await json<ChangesAnswer>('/changes?provider=provider_c&limit=50', id);
+      await expect
+        .poll(async () => (await instanceIds()).map((t) => t.replace(/^.*\((.*)\)$/, '$1')))
+        .toEqual(onlyC.data.changes.map((c) => c.instance.instance_id));
+
+      expect(onlyC.data.next_cursor).not.toBeNull();
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await expect.poll(() => search(page).get('cursor')).toBe(onlyC.data.next_cursor);
+      const second = await json<ChangesAnswer>(
+        `/changes?provider=provider_c&limit=50&cursor=${encodeURIComponent(onlyC.data.next_cursor!)}`,
+        id,
+      );
+      await expect
+        .poll(() => page.locator('table.data tbody tr').first().textContent())
+        .toContain(second.data.changes[0]!.instance.instance_id);
+      await expect
+        .poll(() => page.locator('main p.status').first().textContent())
+        .toMatch(/^Showing changes 51–/);
+
+      await page.goBack();
+      await expect.poll(() => search(page).get('cursor')).toBeNull();
+      await page.goBack();
+      await expect.poll(() => search(page).get('provider')).toBeNull();
+      await expect.poll(() => rows.count()).toBe(firstPage.data.changes.length);
+
+      await page.getByRole('combobox', { name: 'Kind' }).selectOption('price_increased');
+      await expect.poll(() => search(page).get('kind')).toBe('price_increased');
+      const rises = await json<ChangesAnswer>('/changes?kind=price_increased&limit=50', id);
+      await expect.poll(() => rows.count()).toBe(rises.data.changes.length);
+      if (rises.data.changes.length === 0) {
+        await expect
+          .poll(() => page.locator('main p.status').first().textContent())
+          .toBe('No changes match these filters.');
+      }
+      expect(problems).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,268 @@
+// Compare: the selected records side by side (D50: `ids`, `base` and `diff` in the URL). Rows
+// whose values differ are marked; with a baseline, every other record's numbers read as percent
+// up or down against it. Records come from /instances/{id}/history, one request each.
+import { ErrorMessage, Link, Status } from '../components';
+import { gib, money, percent } from '../format';
+import type { HistoryData, InstanceRecord } from '../model';
+import { navigate } from '../url-state';
+import { useApiEach } from '../use-api';
+import { nameText } from './instance-columns';
+import { CurrencyNote, recordCurrency } from './instances';
+
+/** A comparison is read across; past this many records it stops being readable (and cheap). */
+export const MAX_COMPARED = 8;
+
+interface Attribute {
+  readonly label: string;
+  /** A number compares in percent against the baseline; text only as same or different. */
+  readonly value: (r: InstanceRecord) => number | string | undefined;
+  readonly text: (r: InstanceRecord, currency: string) => string;
+  /** Lower is better: up is marked as worse. */
+  readonly price?: boolean;
+}
+
+const ATTRIBUTES: readonly Attribute[] = [
+  { label: 'Provider', value: (r) => r.provider.name, text: (r) => r.provider.display_name },
+  {
+    label: 'Region',
+    value: (r) => r.region.region_code,
+    text: (r) => `${r.region.region_name} (${r.region.region_code})`,
+  },
+  { label: 'Family', value: (r) => r.instance_family, text: (r) => r.instance_family },
+  { label: 'vCPU', value: (r) => r.vcpu, text: (r) => String(r.vcpu) },
+  { label: 'Memory (GiB)', value: (r) => r.memory_mb, text: (r) => gib(r.memory_mb) },
+  { label: 'Storage (GB)', value: (r) => r.storage_gb, text: (r) => String(r.storage_gb) },
+  { label: 'Transfer (TB)', value: (r) => r.transfer_tb, text: (r) => String(r.transfer_tb) },
+  {
+    label: 'Network (Gbps)',
+    value: (r) => r.network_speed_gbps,
+    text: (r) => String(r.network_speed_gbps),
+  },
+  {
+    label: 'GPU',
+    value: (r) => `${r.gpu_count} ${r.gpu_type ?? ''}`,
+    text: (r) => (r.gpu_count > 0 ? `${r.gpu_count} × ${r.gpu_type ?? 'GPU'}` : 'none'),
+  },
+  {
+    label: 'Hourly price',
+    value: (r) => r.pricing.hourly_price,
+    text: (r, c) => money(r.pricing.hourly_price, c, true),
+    price: true,
+  },
+  {
+    label: 'Monthly price',
+    value: (r) => r.pricing.monthly_price,
+    text: (r, c) => money(r.pricing.monthly_price, c),
+    price: true,
+  },
+  {
+    label: 'Monthly per vCPU',
+    value: (r) => r.pricing.monthly_price_per_vcpu ?? undefined,
+    text: (r, c) => money(r.pricing.monthly_price_per_vcpu ?? undefined, c),
+    price: true,
+  },
+  {
+    label: 'Monthly per GiB',
+    value: (r) => r.pricing.monthly_price_per_gb ?? undefined,
+    text: (r, c) => money(r.pricing.monthly_price_per_gb ?? undefined, c),
+    price: true,
+  },
+  {
+    label: 'Available',
+    value: (r) => (r.pricing.available === 1 ? 'yes' : 'no'),
+    text: (r) => (r.pricing.available === 1 ? 'yes' : 'no'),
+  },
+];
+
+export function comparedIds(params: URLSearchParams): number[] {
+  const ids = (params.get('ids') ?? '')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
+  return [...new Set(ids)].slice(0, MAX_COMPARED);
+}
+
+function historyPath(id: number, currency: string): string {
+  return `/instances/${id}/history${currency === 'USD' ? '' : `?currency=${currency}`}`;
+}
+
+export function CompareView({ params }: { params: URLSearchParams }) {
+  const ids = comparedIds(params);
+  const currency = recordCurrency(params);
+  const loaded = useApiEach<HistoryData>(ids.map((id) => historyPath(id, currency)));
+  const results = loaded.results ?? [];
+  const records: InstanceRecord[] = [];
+  const failures: { id: number; error: unknown }[] = [];
+  results.forEach((result, i) => {
+    if ('data' in result) records.push(result.data.instance);
+    else failures.push({ id: ids[i]!, error: result.error });
+  });
+  const baseId = Number(params.get('base'));
+  const base = records.find((r) => r.id === baseId);
+  const onlyDiff = params.get('diff') === 'only';
+  const setIds = (next: number[]) =>
+    navigate({
+      ids: next.join(','),
+      base: next.includes(baseId) ? (params.get('base') ?? undefined) : undefined,
+    });
+
+  const rows = ATTRIBUTES.map((a) => {
+    const values = records.map((r) => a.value(r));
+    const differs = new Set(values.map((v) => String(v))).size > 1;
+    return { a, differs };
+  }).filter((row) => !onlyDiff || row.differs);
+
+  return (
+    <section aria-labelledby="compare-title">
+      <h1 id="compare-title">Compare</h1>
+      <p>
+        <Link to={{ sel: ids.join(','), currency: params.get('currency') ?? undefined }}>
+          ← Back to instances (keeps this selection)
+        </Link>
+      </p>
+      <CurrencyNote params={params} />
+      {failures.map((f) => (
+        <div key={f.id}>
+          <p class="small">Record {f.id}:</p>
+          <ErrorMessage error={f.error} onRetry={loaded.reload} />
+        </div>
+      ))}
+      <Status loading={loaded.loading}>
+        {ids.length === 0
+          ? 'Nothing to compare yet: select rows in Instances, then press "Compare selected".'
+          : loaded.loading && loaded.results === undefined
+            ? 'Loading…'
+            : `Comparing ${records.length} instance${records.length === 1 ? '' : 's'}${
+                base !== undefined
+                  ? `, against ${nameText(base)} in ${base.region.region_name}`
+                  : ''
+              }. ${rows.filter((r) => r.differs).length} of ${ATTRIBUTES.length} attributes differ.`}
+      </Status>
+      {records.length > 0 && (
+        <>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={onlyDiff}
+              onChange={(e) => navigate({ diff: e.currentTarget.checked ? 'only' : undefined })}
+            />
+            Show only the rows that differ
+          </label>
+          <div
+            class="table-wrap"
+            tabIndex={0}
+            role="region"
+            aria-label="Comparison, scrolls sideways"
+          >
+            <table class="data compare">
+              <caption class="visually-hidden">
+                {records.length} instances side by side; rows that differ are marked “differs”
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col" class="name-col">
+                    Attribute
+                  </th>
+                  {records.map((r) => (
+                    <th key={r.id} scope="col" class={r.id === base?.id ? 'is-base' : undefined}>
+                      <Link
+                        to={{
+                          view: 'instance',
+                          id: String(r.id),
+                          currency: params.get('currency') ?? undefined,
+                        }}
+                      >
+                        {nameText(r)}
+                      </Link>
+                      <div class="small">
+                        {r.provider.display_name} · {r.region.region_name}
+                      </div>
+                      <div class="head-actions">
+                        <button
+                          type="button"
+                          class="small-button"
+                          aria-pressed={r.id === base?.id}
+                          onClick={() =>
+                            navigate({ base: r.id === base?.id ? undefined : String(r.id) })
+                          }
+                        >
+                          {r.id === base?.id ? 'Baseline' : 'Set baseline'}
+                          <span class="visually-hidden">
+                            {' '}
+                            for {nameText(r)} in {r.region.region_name}
+                          </span>
+                        </button>
+                        <button
+                          type="button"
+                          class="small-button secondary"
+                          onClick={() => setIds(ids.filter((id) => id !== r.id))}
+                        >
+                          Remove
+                          <span class="visually-hidden">
+                            {' '}
+                            {nameText(r)} in {r.region.region_name} from the comparison
+                          </span>
+                        </button>
+                      </div>
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(({ a, differs }) => (
+                  <tr key={a.label} class={differs ? 'diff' : undefined}>
+                    <th scope="row" class="name-col">
+                      {a.label}
+                      {differs && <span class="differs"> differs</span>}
+                    </th>
+                    {records.map((r) => (
+                      <td key={r.id} class={typeof a.value(r) === 'number' ? 'num' : undefined}>
+                        {a.text(r, currency)}
+                        <Delta attribute={a} record={r} base={base} />
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {base === undefined && records.length > 1 && (
+            <p class="small">Set a baseline to see every other record in percent up or down.</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Delta({
+  attribute,
+  record,
+  base,
+}: {
+  attribute: Attribute;
+  record: InstanceRecord;
+  base: InstanceRecord | undefined;
+}) {
+  if (base === undefined || base.id === record.id) return null;
+  const value = attribute.value(record);
+  const against = attribute.value(base);
+  if (typeof value !== 'number' || typeof against !== 'number' || against === 0) return null;
+  const change = ((value - against) / against) * 100;
+  if (change === 0) return null;
+  const tone =
+    attribute.price !== true || Math.abs(change) < 0.05 ? '' : change > 0 ? 'up' : 'down';
+  const words =
+    Math.abs(change) < 0.05
+      ? 'same as baseline'
+      : change > 0
+        ? 'more than baseline'
+        : 'less than baseline';
+  return (
+    <span class={`delta ${tone}`}>
+      {' '}
+      {percent(change)}
+      <span class="visually-hidden"> {words}</span>
+    </span>
+  );
+}

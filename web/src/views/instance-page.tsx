@@ -1,0 +1,310 @@
+// The page of one instance record (D50: `id`): its specs, its price in every Asian region of its
+// provider side by side, the price history chart, and similar types from every provider.
+import { ErrorMessage, Link, Status } from '../components';
+import { count, dateTime, gib, money, percent } from '../format';
+import { REGIONS, type HistoryData, type InstanceRecord, type InstancesData } from '../model';
+import { useApi } from '../use-api';
+import { nameText } from './instance-columns';
+import { CurrencyNote, recordCurrency } from './instances';
+import { PriceChart } from './price-chart';
+
+/** /instances bounds that hold exactly this record's memory (GiB with three decimals). */
+function memoryBounds(memoryMb: number, slack: number): [string, string] {
+  const gb = memoryMb / 1024;
+  return [
+    String(Math.floor(gb * (1 - slack) * 1000) / 1000),
+    String(Math.ceil(gb * (1 + slack) * 1000) / 1000),
+  ];
+}
+
+function sameSpecsQuery(
+  r: InstanceRecord,
+  currency: string,
+  extra: Record<string, string>,
+): string {
+  const [min, max] = memoryBounds(r.memory_mb, 0);
+  const query = new URLSearchParams({
+    min_vcpu: String(r.vcpu),
+    max_vcpu: String(r.vcpu),
+    min_memory_gb: min,
+    max_memory_gb: max,
+    ...extra,
+  });
+  if (currency !== 'USD') query.set('currency', currency);
+  return `/instances?${query.toString()}`;
+}
+
+export function InstancePage({ params }: { params: URLSearchParams }) {
+  const id = Number(params.get('id'));
+  const valid = Number.isInteger(id) && id > 0;
+  const currency = recordCurrency(params);
+  const history = useApi<HistoryData>(
+    valid ? `/instances/${id}/history${currency === 'USD' ? '' : `?currency=${currency}`}` : null,
+  );
+  const record = history.data?.instance;
+  const keep = { currency: params.get('currency') ?? undefined };
+  return (
+    <section aria-labelledby="instance-title">
+      <h1 id="instance-title">{record === undefined ? 'Instance' : nameText(record)}</h1>
+      <p>
+        <Link to={keep}>← All instances</Link>
+      </p>
+      {!valid && (
+        <p class="error" role="alert">
+          This link names no instance record (the <code>id</code> in the address is missing or not a
+          whole number).
+        </p>
+      )}
+      <ErrorMessage error={history.error} onRetry={history.reload} />
+      {valid && record === undefined && history.error === undefined && (
+        <Status loading={history.loading}>Loading…</Status>
+      )}
+      {record !== undefined && history.data !== undefined && (
+        <>
+          <CurrencyNote params={params} />
+          <Specs record={record} currency={currency} />
+          <h2 id="regions-title">Price in every region of {record.provider.display_name}</h2>
+          <RegionPrices record={record} currency={currency} keep={keep} />
+          <h2>Price history</h2>
+          <PriceChart periods={history.data.history} currency={currency} now={Date.now()} />
+          <HistoryTable data={history.data} currency={currency} />
+          <h2 id="similar-title">Similar types</h2>
+          <Similar record={record} currency={currency} keep={keep} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Specs({ record: r, currency }: { record: InstanceRecord; currency: string }) {
+  const items: [string, string][] = [
+    ['Provider', r.provider.display_name],
+    ['Region', `${r.region.region_name} (${r.region.region_code}, ${r.region.country_code})`],
+    ['Type', r.instance_id],
+    ['Family', r.instance_family],
+    ['vCPU', String(r.vcpu)],
+    ['Memory', `${gib(r.memory_mb)} GiB`],
+    ['Storage', `${r.storage_gb} GB`],
+    ['Transfer', `${r.transfer_tb} TB`],
+    ['Network', `${r.network_speed_gbps} Gbps`],
+    ['GPU', r.gpu_count > 0 ? `${r.gpu_count} × ${r.gpu_type ?? 'GPU'}` : 'none'],
+    ['Hourly', money(r.pricing.hourly_price, currency, true)],
+    ['Monthly', money(r.pricing.monthly_price, currency)],
+    ['Per vCPU', `${money(r.pricing.monthly_price_per_vcpu ?? undefined, currency)} / month`],
+    ['Per GiB', `${money(r.pricing.monthly_price_per_gb ?? undefined, currency)} / month`],
+    ['Available', r.pricing.available === 1 ? 'yes' : 'no (no longer offered)'],
+    ['Price observed', dateTime(r.pricing.observed_at)],
+  ];
+  return (
+    <dl class="specs">
+      {items.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function RegionPrices({
+  record,
+  currency,
+  keep,
+}: {
+  record: InstanceRecord;
+  currency: string;
+  keep: { currency?: string };
+}) {
+  const answer = useApi<InstancesData>(
+    sameSpecsQuery(record, currency, { provider: record.provider.name, limit: '100' }),
+  );
+  const same = (answer.data?.instances ?? []).filter((r) => r.instance_id === record.instance_id);
+  const regions = REGIONS.filter((g) => g.provider === record.provider.name);
+  const cheapest = Math.min(...same.map((r) => r.pricing.monthly_price));
+  return (
+    <>
+      <ErrorMessage error={answer.error} onRetry={answer.reload} />
+      <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="regions-title">
+        <table class="data" aria-busy={answer.loading}>
+          <caption class="visually-hidden">
+            {record.instance_id} in each region; the cheapest is marked
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col" class="name-col">
+                Region
+              </th>
+              <th scope="col" class="num">
+                Hourly ({currency})
+              </th>
+              <th scope="col" class="num">
+                Monthly ({currency})
+              </th>
+              <th scope="col" class="num">
+                vs this record
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {regions.map((g) => {
+              const r = same.find((s) => s.region.region_code === g.code);
+              const isCheapest = r !== undefined && r.pricing.monthly_price === cheapest;
+              return (
+                <tr key={g.code} class={isCheapest ? 'cheapest' : undefined}>
+                  <th scope="row" class="name-col">
+                    {r === undefined || r.id === record.id ? (
+                      `${g.city}, ${g.country} (${g.code})`
+                    ) : (
+                      <Link to={{ view: 'instance', id: String(r.id), ...keep }}>
+                        {g.city}, {g.country} ({g.code})
+                      </Link>
+                    )}
+                    {r?.id === record.id && <span class="small"> · this record</span>}
+                    {isCheapest && <span class="badge badge-cheapest">cheapest</span>}
+                  </th>
+                  {r === undefined ? (
+                    <td colSpan={3} class="small">
+                      {answer.loading ? 'Loading…' : 'not offered here'}
+                    </td>
+                  ) : (
+                    <>
+                      <td class="num">{money(r.pricing.hourly_price, currency, true)}</td>
+                      <td class="num">{money(r.pricing.monthly_price, currency)}</td>
+                      <td class="num">
+                        {r.id === record.id || record.pricing.monthly_price === 0
+                          ? '—'
+                          : percent(
+                              ((r.pricing.monthly_price - record.pricing.monthly_price) /
+                                record.pricing.monthly_price) *
+                                100,
+                            )}
+                      </td>
+                    </>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function HistoryTable({ data, currency }: { data: HistoryData; currency: string }) {
+  return (
+    <details class="history-table">
+      <summary>The price periods as a table ({data.history.length})</summary>
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Price periods">
+        <table class="data">
+          <caption class="visually-hidden">Price periods, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">From</th>
+              <th scope="col">Until</th>
+              <th scope="col" class="num">
+                Hourly ({currency})
+              </th>
+              <th scope="col" class="num">
+                Monthly ({currency})
+              </th>
+              <th scope="col">Available</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.history.map((p) => (
+              <tr key={p.valid_from}>
+                <td>{dateTime(p.valid_from)}</td>
+                <td>{p.valid_to === null ? 'now' : dateTime(p.valid_to)}</td>
+                <td class="num">{money(p.hourly_price, currency, true)}</td>
+                <td class="num">{money(p.monthly_price, currency)}</td>
+                <td>{p.available ? 'yes' : 'no'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+/** Same vCPU and memory within a quarter, any provider and region, cheapest first. */
+function Similar({
+  record,
+  currency,
+  keep,
+}: {
+  record: InstanceRecord;
+  currency: string;
+  keep: { currency?: string };
+}) {
+  const [min, max] = memoryBounds(record.memory_mb, 0.25);
+  const query = new URLSearchParams({
+    min_vcpu: String(record.vcpu),
+    max_vcpu: String(record.vcpu),
+    min_memory_gb: min,
+    max_memory_gb: max,
+    sort_by: 'price',
+    limit: '30',
+  });
+  if (currency !== 'USD') query.set('currency', currency);
+  const answer = useApi<InstancesData>(`/instances?${query.toString()}`);
+  // One row per other type (its cheapest region), not the same type again.
+  const seen = new Set([`${record.provider.name}/${record.instance_id}`]);
+  const rows: InstanceRecord[] = [];
+  for (const r of answer.data?.instances ?? []) {
+    const key = `${r.provider.name}/${r.instance_id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push(r);
+  }
+  const shown = rows.slice(0, 8);
+  return (
+    <>
+      <ErrorMessage error={answer.error} onRetry={answer.reload} />
+      <Status loading={answer.loading}>
+        {answer.data === undefined
+          ? 'Loading…'
+          : shown.length === 0
+            ? 'No other type has these vCPU and memory.'
+            : `${count.format(shown.length)} other types with ${record.vcpu} vCPU and ${gib(record.memory_mb)} GiB ±25%, each in its cheapest region`}
+      </Status>
+      {shown.length > 0 && (
+        <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="similar-title">
+          <table class="data">
+            <caption class="visually-hidden">Similar types, cheapest first</caption>
+            <thead>
+              <tr>
+                <th scope="col" class="name-col">
+                  Instance
+                </th>
+                <th scope="col">Provider</th>
+                <th scope="col">Region</th>
+                <th scope="col" class="num">
+                  Memory (GiB)
+                </th>
+                <th scope="col" class="num">
+                  Monthly ({currency})
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row" class="name-col">
+                    <Link to={{ view: 'instance', id: String(r.id), ...keep }}>{nameText(r)}</Link>
+                  </th>
+                  <td>{r.provider.display_name}</td>
+                  <td>{r.region.region_name}</td>
+                  <td class="num">{gib(r.memory_mb)}</td>
+                  <td class="num">{money(r.pricing.monthly_price, currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
