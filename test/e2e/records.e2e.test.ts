@@ -259,6 +259,32 @@ describe.skipIf(skip !== undefined)(
       expect(problems).toEqual([]);
     });
 
+    it('instance page and changes follow the chosen currency', async () => {
+      const probe = client();
+      const list = await json<InstancesAnswer>('/instances?provider=provider_a&limit=1', probe);
+      const record = list.data.instances[0]!;
+      const { page, id } = await keyedPage(`/ui/?view=instance&id=${record.id}&currency=JPY`);
+      const inYen = await json<{ data: { instance: Row } }>(
+        `/instances/${record.id}/history?currency=JPY`,
+        id,
+      );
+      expect(inYen.data.instance.pricing.currency).toBe('JPY');
+      const monthly = page.locator('.specs div', { hasText: /^Monthly/ }).locator('dd');
+      await expect
+        .poll(() => monthly.textContent())
+        .toBe(`¥${Math.round(inYen.data.instance.pricing.monthly_price).toLocaleString('en')}`);
+      // The currency goes with the menu to Changes.
+      await page.getByRole('link', { name: 'Changes' }).click();
+      await expect.poll(() => search(page).get('view')).toBe('changes');
+      expect(search(page).get('currency')).toBe('JPY');
+      await expect
+        .poll(() => page.locator('table.data thead').textContent())
+        .toContain('After (JPY/month)');
+      await expect
+        .poll(() => page.locator('table.data tbody td.num').nth(1).textContent())
+        .toMatch(/^¥/);
+    });
+
     it('instance page: an unknown id says so', async () => {
       const { page } = await keyedPage('/ui/?view=instance&id=999999');
       await page.getByRole('alert').waitFor();

@@ -9,8 +9,6 @@ export const FEATURES = {
   unitSort: true,
   /** GET /instances/{id}/history (D39): the compare view and the instance page need it. */
   history: true,
-  /** `currency` on /instances/{id}/history and /changes (D43); until then they show USD. */
-  historyCurrency: false,
   /** GET /changes (D40). */
   changes: true,
   /** GET /instance-types (D46). */

@@ -13,7 +13,7 @@ import {
 } from '../model';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
-import { CurrencyNote, recordCurrency } from './instances';
+import { displayOf } from './instances';
 
 const FILTER_PARAMS = ['kind', 'provider', 'region', 'since', 'until'] as const;
 export const CHANGES_PAGE_SIZE = 50;
@@ -29,7 +29,7 @@ export function changesQuery(params: URLSearchParams): URLSearchParams {
   query.set('limit', String(CHANGES_PAGE_SIZE));
   const cursor = params.get('cursor');
   if (cursor !== null && cursor !== '') query.set('cursor', cursor);
-  const currency = recordCurrency(params);
+  const currency = displayOf(params).currency;
   if (currency !== 'USD') query.set('currency', currency);
   return query;
 }
@@ -44,7 +44,7 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
   const changes = answer.data?.changes ?? [];
   const next = answer.data?.next_cursor ?? null;
   const pageNumber = Math.max(1, Number(params.get('p')) || 1);
-  const currency = recordCurrency(params);
+  const currency = displayOf(params).currency;
   const get = (name: string) => params.get(name) ?? '';
   const provider = get('provider');
   const keep = { currency: params.get('currency') ?? undefined };
@@ -126,7 +126,6 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
           />
         </div>
       </form>
-      <CurrencyNote params={params} />
       <ErrorMessage error={answer.error} onRetry={answer.reload} />
       <Status loading={answer.loading}>
         {answer.data === undefined

@@ -7,7 +7,7 @@ import type { HistoryData, InstanceRecord } from '../model';
 import { navigate } from '../url-state';
 import { useApiEach } from '../use-api';
 import { nameText } from './instance-columns';
-import { CurrencyNote, recordCurrency } from './instances';
+import { displayOf } from './instances';
 
 /** A comparison is read across; past this many records it stops being readable (and cheap). */
 export const MAX_COMPARED = 8;
@@ -88,7 +88,7 @@ function historyPath(id: number, currency: string): string {
 
 export function CompareView({ params }: { params: URLSearchParams }) {
   const ids = comparedIds(params);
-  const currency = recordCurrency(params);
+  const currency = displayOf(params).currency;
   const loaded = useApiEach<HistoryData>(ids.map((id) => historyPath(id, currency)));
   const results = loaded.results ?? [];
   const records: InstanceRecord[] = [];
@@ -120,7 +120,6 @@ export function CompareView({ params }: { params: URLSearchParams }) {
           ← Back to instances (keeps this selection)
         </Link>
       </p>
-      <CurrencyNote params={params} />
       {failures.map((f) => (
         <div key={f.id}>
           <p class="small">Record {f.id}:</p>

@@ -5,7 +5,7 @@ import { count, dateTime, gib, money, percent } from '../format';
 import { REGIONS, type HistoryData, type InstanceRecord, type InstancesData } from '../model';
 import { useApi } from '../use-api';
 import { nameText } from './instance-columns';
-import { CurrencyNote, recordCurrency } from './instances';
+import { displayOf } from './instances';
 import { PriceChart } from './price-chart';
 
 /** /instances bounds that hold exactly this record's memory (GiB with three decimals). */
@@ -37,7 +37,7 @@ function sameSpecsQuery(
 export function InstancePage({ params }: { params: URLSearchParams }) {
   const id = Number(params.get('id'));
   const valid = Number.isInteger(id) && id > 0;
-  const currency = recordCurrency(params);
+  const currency = displayOf(params).currency;
   const history = useApi<HistoryData>(
     valid ? `/instances/${id}/history${currency === 'USD' ? '' : `?currency=${currency}`}` : null,
   );
@@ -61,7 +61,6 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
       )}
       {record !== undefined && history.data !== undefined && (
         <>
-          <CurrencyNote params={params} />
           <Specs record={record} currency={currency} />
           <h2 id="regions-title">Price in every region of {record.provider.display_name}</h2>
           <RegionPrices record={record} currency={currency} keep={keep} />

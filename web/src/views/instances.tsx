@@ -63,22 +63,6 @@ export function displayOf(params: URLSearchParams): Display {
   };
 }
 
-/** The currency of the views built on /instances/{id}/history and /changes. */
-export function recordCurrency(params: URLSearchParams): string {
-  return FEATURES.historyCurrency ? displayOf(params).currency : 'USD';
-}
-
-/** Says so when a view cannot show the chosen currency (instead of mislabelling USD). */
-export function CurrencyNote({ params }: { params: URLSearchParams }) {
-  const wanted = displayOf(params).currency;
-  if (wanted === recordCurrency(params)) return null;
-  return (
-    <p class="note">
-      Prices on this page are in USD: this server does not convert price history to {wanted} yet.
-    </p>
-  );
-}
-
 export function selectedIds(params: URLSearchParams): number[] {
   return (params.get('sel') ?? '')
     .split(',')
