@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { PROVIDER_NAMES } from '../../catalog/model.js';
 import type { CatalogDatabase } from '../catalog-schema.js';
@@ -8,6 +8,7 @@ import type { CatalogStoreOptions } from '../catalog-store-options.js';
 import type { DialectCapabilities } from '../dialect-capabilities.js';
 import { KyselyCatalogStore } from '../kysely-catalog-store.js';
 import { AdvisoryProviderLock } from './postgres-advisory-lock.js';
+import { CurrentSchemaPostgresDialect } from './current-schema-dialect.js';
 
 export const postgresCapabilities: DialectCapabilities = {
   autoIncrementPrimaryKey: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
@@ -83,7 +84,7 @@ export function openPostgresCatalogStore(
   // flight still rejects, and the pool discards the broken client on release.
   for (const p of [pool, lockPool]) p.on('connect', (client) => client.on('error', onError));
   return new KyselyCatalogStore({
-    db: new Kysely<CatalogDatabase>({ dialect: new PostgresDialect({ pool }) }),
+    db: new Kysely<CatalogDatabase>({ dialect: new CurrentSchemaPostgresDialect({ pool }) }),
     capabilities: postgresCapabilities,
     displayNames: resolveDisplayNames(options),
     providerLock: new AdvisoryProviderLock(lockPool),
