@@ -1,4 +1,9 @@
-import type { ColumnDefinitionBuilder, Kysely, TransactionBuilder } from 'kysely';
+import type {
+  ColumnDefinitionBuilder,
+  Kysely,
+  SelectQueryBuilder,
+  TransactionBuilder,
+} from 'kysely';
 import type { CatalogDatabase } from './catalog-schema.js';
 
 /**
@@ -23,4 +28,13 @@ export interface DialectCapabilities {
    * database from mistaking another schema's bookkeeping for its own.
    */
   readonly migrationTableSchema: (db: Kysely<CatalogDatabase>) => Promise<string | undefined>;
+  /**
+   * Makes a row-selecting subquery lock the rows it picks and pass over rows another
+   * transaction has locked (PostgreSQL's FOR UPDATE SKIP LOCKED), so concurrent claimers of
+   * queued work never pick the same row. Where a write holds the whole database (SQLite), the
+   * claiming statement is atomic by itself and this returns the query unchanged.
+   */
+  readonly lockSkippingLocked: <DB, TB extends keyof DB, O>(
+    query: SelectQueryBuilder<DB, TB, O>,
+  ) => SelectQueryBuilder<DB, TB, O>;
 }

@@ -26,6 +26,7 @@ export const postgresCapabilities: DialectCapabilities = {
     }
     return schema;
   },
+  lockSkippingLocked: (query) => query.forUpdate().skipLocked(),
 };
 
 /**

@@ -22,6 +22,8 @@ export const sqliteCapabilities: DialectCapabilities = {
   // In WAL mode a transaction reads one snapshot from its first read until it ends.
   snapshotTransaction: (db) => db.transaction(),
   migrationTableSchema: () => Promise.resolve(undefined),
+  // One writer at a time: an UPDATE ... WHERE id IN (SELECT ...) claims atomically.
+  lockSkippingLocked: (query) => query,
 };
 
 /**
