@@ -54,12 +54,30 @@ export interface Config {
     readonly maxJsonBytes: number;
   };
   readonly providers: Readonly<Record<ProviderName, ProviderSourceConfig>>;
+  readonly webhooks: WebhookConfig;
   readonly fx: {
     /** The ECB daily reference rates document (https:// live, or file://); FX_RATES_URL. */
     readonly ratesUrl: string;
     /** The bundled recording, read when ratesUrl has never answered. */
     readonly bundledRatesUrl: string;
   };
+}
+
+/** Webhook delivery (D42). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE=true: targets on loopback, link-local and private addresses. */
+  readonly allowPrivate: boolean;
+  /** Per attempt: name resolution, and then the whole request (D42: 10 s). */
+  readonly timeoutMs: number;
+  /** Deliveries one replica sends at once; the rest wait in the queue. */
+  readonly concurrency: number;
+  /** How often each replica looks for due deliveries. */
+  readonly pollIntervalMs: number;
+  /**
+   * The first retry's delay; each later one doubles it (capped at 6 h), until 24 h after the
+   * event. Tests shorten it; operators rarely need to.
+   */
+  readonly retryBaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +116,14 @@ function duration(env: Env, name: string, fallbackMs: number): number {
     throw new ConfigError(`${name} must be a duration such as 30s, 15m or 6h, got "${raw}"`);
   const unit = (match[2] ?? 's') as keyof typeof UNIT_MS;
   return Number(match[1]) * UNIT_MS[unit];
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 function list(env: Env, name: string): string[] {
@@ -173,6 +199,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError(`FX_RATES_URL must name a file, got "${ratesUrl}"`);
   }
 
+  const positive = (name: string, ms: number): number => {
+    if (ms <= 0) throw new ConfigError(`${name} must be longer than 0`);
+    return ms;
+  };
+
   const config: Config = {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -210,6 +241,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       provider_a: provider('provider_a', 'A'),
       provider_b: provider('provider_b', 'B'),
       provider_c: provider('provider_c', 'C'),
+    },
+    webhooks: {
+      allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      timeoutMs: positive('WEBHOOK_TIMEOUT', duration(env, 'WEBHOOK_TIMEOUT', 10_000)),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
+      pollIntervalMs: positive(
+        'WEBHOOK_POLL_INTERVAL',
+        duration(env, 'WEBHOOK_POLL_INTERVAL', 1_000),
+      ),
+      retryBaseMs: duration(env, 'WEBHOOK_RETRY_BASE', 30_000),
     },
     fx: { ratesUrl, bundledRatesUrl },
   };

@@ -27,7 +27,11 @@ export interface SyncOutcome {
 }
 
 export interface CompletedSync extends SyncOutcome {
-  readonly counts: { readonly regions: number; readonly instances: number; readonly pricing: number };
+  readonly counts: {
+    readonly regions: number;
+    readonly instances: number;
+    readonly pricing: number;
+  };
   /** Every change the sync stored, in feed order. */
   readonly changes: readonly PriceChange[];
 }

@@ -51,11 +51,12 @@ export async function sendMessage(
   // The connection's own lookup answers with the checked address only (TLS still verifies the
   // certificate against the URL's host name).
   const pinned = (_host: string, lookupOptions: LookupOptions, callback: LookupCallback) => {
-    if (lookupOptions.all === true) callback(null, [{ address: target.address, family: target.family }]);
+    if (lookupOptions.all === true)
+      callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
   const agent = new Agent({
-    connect: { lookup: pinned as never, timeout: options.timeoutMs },
+    connect: { lookup: pinned, timeout: options.timeoutMs },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connections: 1,
@@ -71,7 +72,12 @@ export async function sendMessage(
         'user-agent': 'cloudprice-webhooks/1',
         'webhook-id': message.messageId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signMessage(message.secret, message.messageId, timestamp, message.body),
+        'webhook-signature': signMessage(
+          message.secret,
+          message.messageId,
+          timestamp,
+          message.body,
+        ),
       },
       body: message.body,
     });

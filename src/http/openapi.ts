@@ -10,6 +10,10 @@ export const API_TAGS = [
   { name: 'recommendations', description: 'Instances recommended for a software stack.' },
   { name: 'sync', description: 'Fetching the providers’ latest catalogues.' },
   { name: 'history', description: 'Price history, the change feed and past catalogues.' },
+  {
+    name: 'webhooks',
+    description: 'Subscriptions to sync and price-change events, delivered signed.',
+  },
   { name: 'health', description: 'Health of the service and freshness of each provider’s data.' },
   { name: 'meta', description: 'This API description.' },
 ] as const;
@@ -27,7 +31,7 @@ export function openApiOptions(): SwaggerOptions {
         description: [
           'Cloud compute instances and prices from three providers’ Asian regions (Seoul, Tokyo, Osaka, Singapore, Hong Kong).',
           '',
-          'Every endpoint needs the `X-API-Key` header (a missing or invalid key: 401 UNAUTHORIZED). Rate limits per client address per clock minute: /instances 100, /sync 10, /recommend 60, /health unlimited; over the limit: 429 RATE_LIMIT_EXCEEDED with `Retry-After` and `RateLimit-*` headers. After 20 failed authentications in a minute, further unauthenticated requests get 429 until the minute ends. When the rate-limit store cannot be consulted: 503 SERVICE_UNAVAILABLE with `Retry-After: 5`.',
+          'Every endpoint needs the `X-API-Key` header (a missing or invalid key: 401 UNAUTHORIZED). Rate limits per client address per clock minute: /instances 100, /sync 10, /recommend 60, /webhooks 10, /health unlimited; over the limit: 429 RATE_LIMIT_EXCEEDED with `Retry-After` and `RateLimit-*` headers. After 20 failed authentications in a minute, further unauthenticated requests get 429 until the minute ends. When the rate-limit store cannot be consulted: 503 SERVICE_UNAVAILABLE with `Retry-After: 5`.',
           '',
           'Order of checks: CORS preflight (answered 204 without a key), rate limit, authentication, body (10,240 bytes at most: 413 PAYLOAD_TOO_LARGE; `application/json` only: 400 INVALID_CONTENT_TYPE; valid JSON object: 400 INVALID_JSON), then parameters. Unknown paths: 404 NOT_FOUND; a known path with another method: 405 METHOD_NOT_ALLOWED with `Allow`. Before routing, on any path: a request not fully received within the request timeout gets 408 REQUEST_TIMEOUT, headers over 16 KiB 431 HEADERS_TOO_LARGE, bytes that are not HTTP/1.1 400 MALFORMED_REQUEST; the connection is then closed.',
           '',

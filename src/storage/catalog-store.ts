@@ -2,6 +2,7 @@ import type { InstanceFamily, ProviderName } from '../catalog/model.js';
 import type { DataSource, ProviderCatalog } from '../sync/offer.js';
 import type { ApplyOptions } from './catalog-apply.js';
 import type { HistoryStore } from './history-store.js';
+import type { WebhookStore } from './webhook-store.js';
 
 /** Sort fields after aliases are resolved (D16): price/monthly_price -> monthly_price, memory_gb -> memory_mb. */
 export type SortColumn =
@@ -128,6 +129,8 @@ export interface CandidateQuery {
 export interface CatalogStore {
   /** Price history and the change feed (D38 to D41), in the same database. */
   readonly history: HistoryStore;
+  /** Webhook subscriptions and their delivery queue (D42), in the same database. */
+  readonly webhooks: WebhookStore;
   /** Runs the numbered migrations and seeds providers and regions. Idempotent. */
   migrate(): Promise<void>;
   /** Round-trip to the database; resolves when it answers, rejects when it cannot. */
@@ -139,14 +142,16 @@ export interface CatalogStore {
   /**
    * Replaces one provider's catalogue atomically (D22): upserts what the catalogue holds, marks
    * the provider's records that it no longer holds as unavailable (D15), appends the run to
-   * the sync history and records price periods and feed items (D38), all in one transaction. A thrown error leaves everything as it was.
+   * the sync history, records price periods and feed items (D38) and queues the webhook
+   * deliveries announcing them (D42), all in one transaction. A thrown error leaves everything
+   * as it was.
    */
   applyProviderCatalog(
     catalog: ProviderCatalog,
     run: Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>,
     options?: ApplyOptions,
   ): Promise<ApplyCounts>;
-  /** Appends a failed run to the sync history. */
+  /** Appends a failed run to the sync history and queues its sync.failed deliveries (D42). */
   recordFailedRun(run: SyncRunRecord): Promise<void>;
   providerStates(): Promise<readonly ProviderSyncState[]>;
   /** Newest successful sync of any provider (D19), or null. */

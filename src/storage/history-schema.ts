@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-// The tables of price history (D38, D40, migration 004),
+// The tables of price history (D38, D40, migration 004) and of webhooks (D42, migration 005),
 // in the same units as the catalogue: money in integer micro-dollars, times in epoch ms.
 
 /** One price period of one record (pricing.id): [valid_from, valid_to). */
@@ -38,7 +38,44 @@ export interface PriceChangesTable {
   readonly new_monthly_micros: number | null;
 }
 
+export interface WebhooksTable {
+  /** `wh_` and 24 hex digits: not guessable, not a count of subscribers. */
+  readonly id: string;
+  readonly url: string;
+  /** `whsec_` and base64; the HMAC key is the decoded part (Standard Webhooks). */
+  readonly secret: string;
+  /** JSON array of event types. */
+  readonly events: string;
+  readonly filter_provider: string | null;
+  readonly filter_region: string | null;
+  readonly created_at: number;
+}
+
+/** One message to one webhook, with its attempts (the delivery queue). */
+export interface WebhookDeliveriesTable {
+  readonly id: Generated<number>;
+  readonly webhook_id: string;
+  /** The Standard Webhooks message id (`webhook-id`), the same on every attempt. */
+  readonly message_id: string;
+  readonly event_type: string;
+  /** The exact JSON body sent, signed as it is. */
+  readonly payload: string;
+  /** pending, delivered or failed (gave up after the retry window). */
+  readonly status: string;
+  readonly attempts: number;
+  readonly created_at: number;
+  readonly next_attempt_at: number;
+  /** While a replica sends it: that replica's id and the time its claim lapses. */
+  readonly lease_owner: string | null;
+  readonly lease_until: number | null;
+  readonly last_status: number | null;
+  readonly last_error: string | null;
+  readonly delivered_at: number | null;
+}
+
 export interface HistoryTables {
   readonly price_history: PriceHistoryTable;
   readonly price_changes: PriceChangesTable;
+  readonly webhooks: WebhooksTable;
+  readonly webhook_deliveries: WebhookDeliveriesTable;
 }

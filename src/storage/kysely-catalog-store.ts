@@ -29,6 +29,12 @@ import type { DialectCapabilities } from './dialect-capabilities.js';
 import { recordPriceChanges } from './history-apply.js';
 import { createHistoryStore, type HistoryStore } from './history-store.js';
 import { runMigrations } from './migrations/run-migrations.js';
+import {
+  createWebhookStore,
+  enqueueCompletedSync,
+  enqueueFailedSync,
+  type WebhookStore,
+} from './webhook-store.js';
 import { insertSyncRun, selectLastSuccessfulSync, selectProviderStates } from './sync-history.js';
 
 /** Serialises syncs of one provider (D24); each dialect brings its own. */
@@ -61,10 +67,12 @@ export class KyselyCatalogStore implements CatalogStore {
   readonly #compiled: CompiledQueryMemo = new LRUCache({ max: 2_000 });
 
   readonly history: HistoryStore;
+  readonly webhooks: WebhookStore;
 
   constructor(parts: KyselyCatalogStoreParts) {
     this.#parts = parts;
     this.history = createHistoryStore(() => this.#db(), parts.capabilities);
+    this.webhooks = createWebhookStore(() => this.#db(), parts.capabilities);
   }
 
   async migrate(): Promise<void> {
@@ -101,14 +109,21 @@ export class KyselyCatalogStore implements CatalogStore {
       .transaction()
       .execute(async (trx) => {
         const counts = await applyCatalogInTransaction(trx, catalog, run, options);
-        // The history of what this apply changed commits or rolls back with it (D38).
-        await recordPriceChanges(trx, run);
+        // The history of what this apply changed commits or rolls back with it (D38), and so do
+        // the webhook deliveries announcing it (D42): a crash after the commit loses none.
+        const changes = await recordPriceChanges(trx, run);
+        await enqueueCompletedSync(trx, { ...run, counts, changes });
         return counts;
       });
   }
 
   async recordFailedRun(run: SyncRunRecord): Promise<void> {
-    await insertSyncRun(this.#db(), run);
+    await this.#db()
+      .transaction()
+      .execute(async (trx) => {
+        await insertSyncRun(trx, run);
+        await enqueueFailedSync(trx, run);
+      });
   }
 
   async providerStates(): Promise<readonly ProviderSyncState[]> {

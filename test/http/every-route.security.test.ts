@@ -57,6 +57,25 @@ const ROUTES: readonly RouteCase[] = [
     limit: 60,
     status: 200,
   },
+  // A URL that is not http(s) is refused after the checks, before any address lookup.
+  {
+    name: 'POST /webhooks',
+    request: { method: 'POST', url: '/webhooks', payload: { url: 'ftp://x', events: [] } },
+    limit: 10,
+    status: 400,
+  },
+  {
+    name: 'GET /webhooks',
+    request: { method: 'GET', url: '/webhooks' },
+    limit: 10,
+    status: 200,
+  },
+  {
+    name: 'DELETE /webhooks/{id}',
+    request: { method: 'DELETE', url: '/webhooks/wh_000000000000000000000000' },
+    limit: 10,
+    status: 404,
+  },
   {
     name: 'GET /openapi.json',
     request: { method: 'GET', url: '/openapi.json' },

@@ -92,6 +92,8 @@ for (const backend of (await storeBackends()).filter((b) => b.name === 'postgres
         'providers',
         'regions',
         'sync_runs',
+        'webhook_deliveries',
+        'webhooks',
       ]);
       expect(await opened.countAvailable()).toBe(0);
     });

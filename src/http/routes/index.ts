@@ -7,6 +7,7 @@ import { openApiRoute } from './openapi.js';
 import { recommendRoute } from './recommend.js';
 import { syncRoute } from './sync.js';
 import { webUiRoutes } from '../web-ui.js';
+import { webhookRoutes } from './webhooks.js';
 
 export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
   healthRoute(app, services);
@@ -14,6 +15,7 @@ export async function registerRoutes(app: FastifyInstance, services: AppServices
   historyRoutes(app, services);
   syncRoute(app, services);
   recommendRoute(app, services);
+  webhookRoutes(app, services);
   openApiRoute(app);
   webUiRoutes(app, services.config.webDir);
   await app.ready();
