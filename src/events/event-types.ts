@@ -84,7 +84,7 @@ export function completedSyncMessages(
     const parts = Math.ceil(changes.length / MAX_CHANGES_PER_EVENT);
     for (let part = 0; part < parts; part++) {
       const slice = changes.slice(part * MAX_CHANGES_PER_EVENT, (part + 1) * MAX_CHANGES_PER_EVENT);
-      const items: ChangeItemJson[] = slice.map(toChangeItem);
+      const items: ChangeItemJson[] = slice.map((change) => toChangeItem(change));
       messages.push(
         envelope('price.changed', sync.completedAt, {
           sync_id: sync.syncId,
