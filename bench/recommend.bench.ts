@@ -1,82 +1,80 @@
-// npm run bench:recommend — POST /recommend on the full bundled catalogue (all three providers'
-// snapshots synced through the real adapters) against a bare node:http server answering a POST
-// with a body of the same size, in one run with the same load tool. No response cache exists for
-// /recommend: every request reads the candidates and scores them. Writes docs/performance.md.
+// npm run bench:recommend — POST /recommend on the real catalogue (the bundled snapshots of all
+// three providers, synced through the real adapters), side by side with a bare node:http server
+// that reads and parses the JSON body and answers with the bytes and headers the app sent, in
+// one run (bench/support/side-by-side.ts). Every request comes from a new client address.
+// Writes its section of docs/performance.md.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ratioTable, runLoad, startServer } from './support/load.js';
-import { machineLine, writeSection } from './support/report.js';
+import { BARE, KEY, availableRecords, fill, method, startApp } from './support/app-bench.js';
+import { CLIENT_HEADER } from './support/bench-settings.js';
+import { capture, writeForBare } from './support/capture.js';
+import { machineLine, uptime, writeSection } from './support/report.js';
+import { startServer } from './support/server-process.js';
+import { CONNECTIONS, roundsTable, sideBySide, verdict } from './support/side-by-side.js';
+import { requireWrk } from './support/wrk.js';
 
-const KEY = 'bench-key-0123456789abcdef';
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 50;
 const BODY = JSON.stringify({
   stack: ['nginx', 'nodejs', 'postgresql', 'redis'],
   scale: 'medium',
   budget_max: 80,
 });
-const here = import.meta.dirname;
-const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-bench-recommend-'));
-const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
 
+requireWrk();
+const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-bench-recommend-'));
+const loadAtStart = uptime();
 try {
-  const app = startServer(path.join(here, 'support/app-server.ts'), [dir, '0', 'snapshots'], {
-    API_KEYS: KEY,
-  });
+  await fill(dir, 'snapshots');
+  const app = startApp(dir, 'snapshots');
   const appUrl = await app.url;
-  const sample = await fetch(`${appUrl}/recommend`, { method: 'POST', headers, body: BODY });
-  if (sample.status !== 200) throw new Error(`/recommend answered ${sample.status}`);
-  const body = Buffer.from(await sample.arrayBuffer());
-  const records = await fetch(`${appUrl}/health`, { headers }).then(
-    (r) => r.json() as Promise<{ summary: { total_instances: number } }>,
-  );
+  const records = await availableRecords(app);
+  const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+  const sample = await capture(`${appUrl}/recommend`, {
+    method: 'POST',
+    headers: { ...headers, [CLIENT_HEADER]: 'capture-1' },
+    body: BODY,
+  });
   const bodyFile = path.join(dir, 'recommend.body');
-  writeFileSync(bodyFile, body);
-  writeFileSync(
-    `${bodyFile}.headers.json`,
-    JSON.stringify({ 'content-type': 'application/json; charset=utf-8' }),
-  );
-  const bare = startServer(path.join(here, 'support/bare-server.ts'), [bodyFile]);
-  const bareUrl = await bare.url;
-  const load = (url: string, label: string) =>
-    runLoad({
-      url: `${url}/recommend`,
-      label,
-      method: 'POST',
-      body: BODY,
-      headers,
-      durationSeconds: DURATION,
-      connections: CONNECTIONS,
-      clientHeader: 'x-bench-client',
-    });
-  await load(appUrl, 'warm-up');
-  await load(bareUrl, 'warm-up');
-  const ours = await load(appUrl, 'cloudprice');
-  const baseline = await load(bareUrl, 'bare');
-  await Promise.all([app.stop(), bare.stop()]);
-  if (ours.non2xx > 0 || ours.errors > 0)
-    throw new Error(`${ours.non2xx} non-2xx and ${ours.errors} errors`);
-  const table = ratioTable([
-    { name: `POST /recommend (${body.length} B body)`, ours, bare: baseline, target: 0.3 },
-  ]);
-  console.log(table);
+  writeForBare(bodyFile, sample);
+  const requestFile = path.join(dir, 'recommend.request.json');
+  writeFileSync(requestFile, BODY);
+  const bare = startServer(BARE, [bodyFile]);
+  let result;
+  try {
+    result = await sideBySide(
+      { name: 'cloudprice', url: appUrl },
+      { name: 'bare', url: await bare.url },
+      {
+        path: '/recommend',
+        method: 'POST',
+        bodyFile: requestFile,
+        headers,
+        connections: CONNECTIONS,
+        clientHeader: CLIENT_HEADER,
+      },
+    );
+  } finally {
+    await Promise.all([app.stop(), bare.stop()]);
+  }
+  const summary = `- POST /recommend: **${result.medianRatio.toFixed(2)}** of bare, ${verdict(result.medianRatio, 0.5)}; cloudprice p99 ${result.medianRoundP99Ms.toFixed(1)} ms in the median round`;
+  console.log(summary);
   writeSection(
     'recommend',
-    `## POST /recommend
+    `## POST /recommend (issue 9)
 
 Command: \`npm run bench:recommend\` (bench/recommend.bench.ts). ${machineLine()}.
-Load tool: autocannon, ${CONNECTIONS} connections, ${DURATION} s per run after a warm-up run, server and
-load generator in separate processes. Catalogue: the bundled snapshots of all three providers
-synced through the real adapters into SQLite (${records.summary.total_instances} available records). Body:
-\`${BODY}\`. Every request comes from a new client address, so each pays a real rate-limit
-count. The baseline is a bare \`node:http\` server that reads the POST body and answers with a
-body of the same size. /recommend has no response cache: each request computes the
-requirements and scores, ranks, de-duplicates and explains its candidates. The candidate list
-itself (records with enough memory, one indexed query) is kept per query until the catalogue
-changes (src/recommend/candidate-cache.ts).
+Load average (\`uptime\`) at the start: ${loadAtStart}; at the end: ${uptime()}.
+Catalogue: the bundled snapshots of all three providers synced through the real adapters into
+SQLite (${records} available records). Method: ${method()} For /recommend the bare server also
+parses the JSON request body before it answers.
 
-${table}`,
+Request body, the same on every request: \`${BODY}\`; response ${sample.body.length} B.
+/recommend has no response cache: each request validates the body, computes the requirements
+and scores, ranks, de-duplicates and explains its candidates.
+
+${summary}
+
+${roundsTable(result)}`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -30,3 +30,9 @@ export function machineLine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
 }
+
+/** What `uptime` prints: the load averages over 1, 5 and 15 minutes, and when. */
+export function uptime(): string {
+  const [one, five, fifteen] = os.loadavg().map((l) => l.toFixed(2));
+  return `${one}, ${five}, ${fifteen} (${new Date().toISOString().slice(11, 16)} UTC)`;
+}

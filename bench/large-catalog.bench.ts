@@ -1,0 +1,122 @@
+// npm run bench:large — a generated catalogue of 50,000 records (test/support/generate-catalog.ts,
+// written through the store as a sync writes): /instances with a max_price never used before on
+// every request, side by side with a bare node:http server sending the same bytes and headers;
+// the index build time the app logs; and the memory the catalogue costs (RSS of the app serving
+// it minus RSS of the same app on an empty catalogue) and what the load adds.
+// Writes its section of docs/performance.md.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  KEY,
+  NEW_FILTER_PATH,
+  availableRecords,
+  fill,
+  instancesCase,
+  method,
+  startApp,
+} from './support/app-bench.js';
+import { CLIENT_HEADER } from './support/bench-settings.js';
+import { machineLine, uptime, writeSection } from './support/report.js';
+import type { ServerProcess } from './support/server-process.js';
+import { roundsTable, verdict } from './support/side-by-side.js';
+import { AddressSpace, requireWrk } from './support/wrk.js';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000);
+const CATALOGUE = `generated:${RECORDS}`;
+
+/** RSS once the server has answered a few requests and settled: what it holds to serve. */
+async function settledRss(app: ServerProcess, prefix: string): Promise<number> {
+  const url = await app.url;
+  for (let i = 0; i < 50; i += 1) {
+    const response = await fetch(`${url}${NEW_FILTER_PATH.replace('{price}', `${30 + i}`)}`, {
+      headers: { 'x-api-key': KEY, [CLIENT_HEADER]: `${prefix}-${i}` },
+    });
+    if (response.status !== 200) throw new Error(`warm-up answered ${response.status}`);
+    await response.arrayBuffer();
+  }
+  await sleep(2_000);
+  return app.rssMb();
+}
+
+/** The build time the app logged for its first index (engine: "catalogue index built"). */
+function indexBuildMs(app: ServerProcess): number | undefined {
+  const line = app.logs.find((l) => l.msg === 'catalogue index built');
+  return typeof line?.build_ms === 'number' ? line.build_ms : undefined;
+}
+
+requireWrk();
+const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-bench-large-'));
+const emptyDir = mkdtempSync(path.join(tmpdir(), 'cloudprice-bench-empty-'));
+const loadAtStart = uptime();
+try {
+  const fillStarted = performance.now();
+  await fill(dir, CATALOGUE);
+  const fillSeconds = (performance.now() - fillStarted) / 1000;
+
+  const empty = startApp(emptyDir, 'empty');
+  let emptyRss: number;
+  try {
+    emptyRss = await settledRss(empty, 'empty');
+  } finally {
+    await empty.stop();
+  }
+
+  const app = startApp(dir, CATALOGUE);
+  let records: number;
+  let startedRss: number;
+  let endRss: number;
+  let result;
+  let buildMs: number | undefined;
+  try {
+    records = await availableRecords(app);
+    startedRss = await settledRss(app, 'large');
+    buildMs = indexBuildMs(app);
+    result = await instancesCase(
+      'new filter, large',
+      app,
+      dir,
+      NEW_FILTER_PATH,
+      NEW_FILTER_PATH.replace('{price}', '260.000001'),
+      new AddressSpace(),
+    );
+    endRss = app.rssMb();
+  } finally {
+    await app.stop();
+  }
+  const catalogueMb = startedRss - emptyRss;
+  const loadMb = endRss - startedRss;
+  const summary = [
+    `- new filter value on every request: **${result.result.medianRatio.toFixed(2)}** of bare, ` +
+      `${verdict(result.result.medianRatio, 0.3)}; cloudprice p99 ${result.result.medianRoundP99Ms.toFixed(1)} ms in the median round`,
+    buildMs === undefined
+      ? '- index build: not logged (this build has no catalogue index)'
+      : `- index build (the app's "catalogue index built" log line, build_ms): **${buildMs} ms**, ${verdict(buildMs, 1000, true)}`,
+    `- RSS growth for the catalogue (settled RSS serving ${records} records ${startedRss.toFixed(1)} MB ` +
+      `minus the same app on an empty catalogue ${emptyRss.toFixed(1)} MB): **${catalogueMb.toFixed(1)} MB**, ${verdict(catalogueMb, 100, true)}`,
+    `- RSS growth during the load rounds (response cache under distinct queries, rate-limit counters of ` +
+      `every new address, garbage): ${loadMb.toFixed(1)} MB (${startedRss.toFixed(1)} → ${endRss.toFixed(1)} MB)`,
+  ].join('\n');
+  console.log(summary);
+  writeSection(
+    'large',
+    `## A generated catalogue of ${RECORDS.toLocaleString('en-US')} records (issue 9)
+
+Command: \`npm run bench:large\` (bench/large-catalog.bench.ts; \`BENCH_RECORDS\` changes the size).
+${machineLine()}. Load average (\`uptime\`) at the start: ${loadAtStart}; at the end: ${uptime()}.
+Catalogue: \`generateCatalogs(${RECORDS}, 42)\` (test/support/generate-catalog.ts) written through
+the store into SQLite in a separate process first (${fillSeconds.toFixed(1)} s), then served by
+a fresh process (${records} available records). Method: ${method()} RSS is VmRSS from /proc,
+MB = 10^6 bytes, read 2 s after 50 warm-up requests.
+
+${summary}
+
+\`${NEW_FILTER_PATH}\`; the bare server sends the app's answer for max_price=260.000001 (${result.bodyBytes} B).
+
+${roundsTable(result.result)}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(emptyDir, { recursive: true, force: true });
+}
