@@ -40,6 +40,10 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Upper bound of /instances response cache entries (least recently used evicted). */
   readonly cacheMaxEntries: number;
+  /** How often each process checks the committed catalogue version, ms; 0 turns it off. */
+  readonly catalogVersionPollMs: number;
+  /** Most rate-limit counters the memory store holds; a new client beyond it gets 503. */
+  readonly rateLimitMaxCounters: number;
   readonly upstream: {
     readonly connectTimeoutMs: number;
     readonly firstByteTimeoutMs: number;
@@ -223,6 +227,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     syncIntervalMs: duration(env, 'SYNC_INTERVAL', 6 * 3_600_000),
     requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30_000),
     cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
+    catalogVersionPollMs: duration(env, 'CATALOG_VERSION_POLL', 1_000),
+    rateLimitMaxCounters: integer(env, 'RATE_LIMIT_MAX_COUNTERS', 250_000, 1_000, 10_000_000),
     upstream: {
       connectTimeoutMs: duration(env, 'UPSTREAM_CONNECT_TIMEOUT', 5_000),
       firstByteTimeoutMs: duration(env, 'UPSTREAM_FIRST_BYTE_TIMEOUT', 15_000),

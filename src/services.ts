@@ -1,5 +1,6 @@
 // Composition root: picks SQLite or PostgreSQL, memory or Redis, and builds every service.
 // The HTTP app, the CLI and the scheduler all get their services from here.
+import { CatalogIndexHolder } from './catalog/index/catalog-index-holder.js';
 import { InstanceListing } from './catalog/instance-listing.js';
 import type { ProviderName } from './catalog/model.js';
 import type { Config } from './config.js';
@@ -7,7 +8,6 @@ import { createExchangeRates } from './fx/create-exchange-rates.js';
 import type { ExchangeRateService } from './fx/exchange-rates.js';
 import { withRateRefresh } from './fx/rates-schedule.js';
 import { createHealthService } from './health/health-service.js';
-import { CandidateCache } from './recommend/candidate-cache.js';
 import type { AppServices } from './http/app-services.js';
 import { createInfra, type Infra } from './infra/create-infra.js';
 import { createPrometheusMetrics, noopMetrics, type Metrics } from './observability/metrics.js';
@@ -52,16 +52,27 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   // The bundled file (the default) or the live document; on failure the bundled recording is
   // used and /health says no refresh succeeded.
   await rates.refresh();
-  const listing = new InstanceListing(store, config.cacheMaxEntries);
+  // The current catalogue, in memory, per committed version (docs/architecture.md). Built
+  // before the server listens; rebuilt after each local commit, on every invalidation message,
+  // and when the background version check sees a commit made elsewhere.
+  const catalog = new CatalogIndexHolder(store, {
+    pollIntervalMs: config.catalogVersionPollMs,
+    log,
+  });
+  await catalog.start();
+  const listing = new InstanceListing(catalog, config.cacheMaxEntries);
   if (metrics.enabled) listing.onLookup = (hit) => metrics.cacheLookup('instances', hit);
   metrics.watchCatalogue(() => store.providerStates());
   metrics.watchExchangeRates(() => rates.current()?.asOf);
-  const candidates = new CandidateCache(store);
-  // Every replica drops its caches when any replica's sync changes the catalogue.
-  const unsubscribe = infra.bus.subscribe(() => {
-    listing.invalidate();
-    candidates.invalidate();
-  });
+  const refreshCatalog = () =>
+    catalog.refresh().then(
+      () => undefined,
+      () => undefined, // logged by the holder; the poll tries again
+    );
+  // A commit by this process is in the index before the apply resolves (read your writes); a
+  // commit by another replica arrives as a message, or is seen by the version check.
+  const unsubscribeCommits = store.onCommitted(refreshCatalog);
+  const unsubscribe = infra.bus.subscribe(() => void refreshCatalog());
   // Converted prices are cached per currency: new rates make them stale.
   const unsubscribeRates = rates.onChange(() => listing.invalidate());
   const sync = withRateRefresh(
@@ -88,7 +99,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     infra,
     counters: infra.counters,
     listing,
-    candidates,
+    catalog,
     sync,
     health,
     rates,
@@ -97,6 +108,8 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
       sync.abortAll();
       unsubscribe();
       unsubscribeRates();
+      unsubscribeCommits();
+      catalog.stop();
       await Promise.allSettled([infra.close(), store.close()]);
     },
   };

@@ -1,5 +1,5 @@
-// The API's instance record (spec 2.1 to 2.4) as JSON text. Records change only at a sync, so
-// each one is serialised once and reused until the catalogue changes (see InstanceListing).
+// The API's instance record (spec 2.1 to 2.4). Records change only at a sync, so each one is
+// serialised once per catalogue version, by the catalogue index (catalog/index/).
 import type { InstanceRow } from '../storage/catalog-store.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
 
@@ -64,33 +64,4 @@ export function toInstanceRecord(row: InstanceRow, money: MoneyView = USD_VIEW):
       monthly_price_per_gb: money.monthlyPer(row.monthlyMicros, row.memoryMb, 1024),
     },
   };
-}
-
-/** Serialised records by record id, in one currency; cleared whenever the catalogue changes. */
-export class RecordJsonMemo {
-  private readonly byId = new Map<number, string>();
-
-  constructor(private readonly money: MoneyView = USD_VIEW) {}
-
-  has(id: number): boolean {
-    return this.byId.has(id);
-  }
-
-  /** The serialised record, when held. */
-  get(id: number): string | undefined {
-    return this.byId.get(id);
-  }
-
-  json(row: InstanceRow): string {
-    let text = this.byId.get(row.id);
-    if (text === undefined) {
-      text = JSON.stringify(toInstanceRecord(row, this.money));
-      this.byId.set(row.id, text);
-    }
-    return text;
-  }
-
-  clear(): void {
-    this.byId.clear();
-  }
 }

@@ -1,89 +1,52 @@
-// GET /instances as a core service: the response cache (spec 4.2 caching, D20) in front of the
-// store. It produces the response body as bytes so a cache hit costs no serialisation at all.
+// GET /instances as a core service: the current catalogue index answers the query, and a
+// response cache (spec 4.2 caching, D20) keeps whole bodies as bytes so a hit costs no work.
+// The cache belongs to one catalogue version: a new index starts an empty one, so a response is
+// never served for a version other than the one it was built from.
 import { LRUCache } from 'lru-cache';
-import type { CatalogStore, InstancePage } from '../storage/catalog-store.js';
-import { RecordJsonMemo, toInstanceRecord } from './instance-json.js';
+import type { CatalogIndex } from './index/catalog-index.js';
+import type { CatalogIndexHolder } from './index/catalog-index-holder.js';
 import type { ParsedInstanceQuery } from './instance-query.js';
 
 export const CACHE_TTL_SECONDS = 300;
 
-/** Upper bound of all cached bodies together, in bytes. */
+/** Upper bound of all cached bodies and their keys together, in bytes. */
 export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
+interface VersionCache {
+  readonly version: number;
+  readonly bodies: LRUCache<string, Buffer>;
+}
+
 export class InstanceListing {
-  private readonly cache: LRUCache<string, Buffer> | undefined;
-  /** Serialised records per currency (prices differ; D43). */
-  private readonly memos = new Map<string, RecordJsonMemo>();
-  /** Bumped by every invalidation, so a query that overlapped one does not fill the cache. */
-  private generation = 0;
-  private lastSync: Promise<string> | undefined;
+  readonly #holder: CatalogIndexHolder;
+  readonly #maxEntries: number;
+  #cache: VersionCache | undefined;
 
   constructor(
-    private readonly store: CatalogStore,
+    holder: CatalogIndexHolder,
     /** Most cached responses kept; 0 disables the cache. */
     maxEntries: number,
   ) {
-    this.cache =
-      maxEntries > 0
-        ? new LRUCache<string, Buffer>({
-            max: maxEntries,
-            maxSize: CACHE_MAX_BYTES,
-            sizeCalculation: (body) => body.length,
-            ttl: CACHE_TTL_SECONDS * 1000,
-          })
-        : undefined;
+    this.#holder = holder;
+    this.#maxEntries = maxEntries;
   }
 
   /** Told of every cache lookup (metrics); unset costs nothing. */
   onLookup: ((hit: boolean) => void) | undefined;
 
-  /** The response body: the cached bytes on a hit, built afresh on a miss. */
+  /** The response body: cached bytes on a hit, built from the current index on a miss. */
   async list(parsed: ParsedInstanceQuery): Promise<Buffer> {
-    const hit = this.cache?.get(parsed.cacheKey);
+    const index = this.#holder.current ?? (await this.#holder.ready());
+    const cache = this.#cacheFor(index);
+    // The key names the query that ran (issue 15 item 8) and its currency; the cache itself
+    // names the version.
+    const key = parsed.cacheKey;
+    const hit = cache?.get(key);
     this.onLookup?.(hit !== undefined);
     if (hit !== undefined) return hit;
 
     const started = performance.now();
-    const generation = this.generation;
-    const records = this.memoFor(parsed);
-    const [page, lastSync] = await Promise.all([
-      // Records change only at a sync: rows already serialised since the last one are not read.
-      this.store.queryInstances(parsed.query, { known: (id) => records.has(id) }),
-      this.lastSyncJson(),
-    ]);
-    if (generation !== this.generation) {
-      // The catalogue changed while we read: records we skipped as known may be gone from the
-      // memo. Read the whole page again, in one snapshot, and serialise it as read.
-      const full = await this.store.queryInstances(parsed.query);
-      return this.respond(parsed, full, await this.lastSyncJson(), started, false);
-    }
-    for (const row of page.rows) records.json(row);
-    return this.respond(parsed, page, lastSync, started, true);
-  }
-
-  private memoFor(parsed: ParsedInstanceQuery): RecordJsonMemo {
-    // Keyed by the rates too: a request parsed just before new rates arrived must not leave a
-    // memo of old prices behind for later requests.
-    const note = parsed.money.note;
-    const key = note === undefined ? 'USD' : `${note.currency}|${note.as_of}|${note.rate}`;
-    let memo = this.memos.get(key);
-    if (memo === undefined) {
-      memo = new RecordJsonMemo(parsed.money);
-      this.memos.set(key, memo);
-    }
-    return memo;
-  }
-
-  private respond(
-    parsed: ParsedInstanceQuery,
-    page: InstancePage,
-    lastSync: string,
-    started: number,
-    memoised: boolean,
-  ): Buffer {
-    const instances = memoised
-      ? page.ids.map((id) => this.memoisedJson(parsed, id)).join(',')
-      : page.rows.map((row) => JSON.stringify(toInstanceRecord(row, parsed.money))).join(',');
+    const page = index.query(parsed.query);
     const { limit, offset } = parsed.query;
     const pagination = JSON.stringify({
       total: page.total,
@@ -91,44 +54,50 @@ export class InstanceListing {
       offset,
       has_more: offset + page.ids.length < page.total,
     });
-    const head = `{"success":true,"data":{"instances":[${instances}],"pagination":${pagination},"metadata":{"cached":`;
+    const lastSync = JSON.stringify(index.lastSuccessfulSync?.toISOString() ?? null);
     const note = parsed.money.note;
     const exchange = note === undefined ? '' : `,"exchange_rate":${JSON.stringify(note)}`;
+    const middle = `,"pagination":${pagination},"metadata":{"cached":`;
+    const after = `,"last_sync":${lastSync},"query_time_ms":`;
     const tail = `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}${exchange}}}}`;
-    const middle = `,"last_sync":${lastSync},"query_time_ms":`;
+    // Prices in the requested currency (D43): USD bytes come from the index as serialised at
+    // build; other currencies from its bounded per-(version, rates) memo.
+    const instances = index.jsonArray(page.rows, parsed.money);
     const elapsed = Math.round(performance.now() - started);
-
-    // Only a page read without a catalogue change in between may be cached.
-    if (this.cache && memoised) {
+    if (cache) {
       // A hit answers at once: its query time is 0 by definition.
-      this.cache.set(parsed.cacheKey, Buffer.from(`${head}true${middle}0${tail}`));
+      cache.set(
+        key,
+        Buffer.concat([HEAD, instances, Buffer.from(`${middle}true${after}0${tail}`)]),
+      );
     }
-    return Buffer.from(`${head}false${middle}${elapsed}${tail}`);
+    return Buffer.concat([HEAD, instances, Buffer.from(`${middle}false${after}${elapsed}${tail}`)]);
   }
 
-  private memoisedJson(parsed: ParsedInstanceQuery, id: number): string {
-    const json = this.memoFor(parsed).get(id);
-    if (json === undefined) throw new Error(`record ${id} is not serialised`);
-    return json;
-  }
-
-  /** The catalogue changed: drop cached responses, serialised records and last_sync. */
+  /**
+   * Drops the cached responses of the current version: for inputs of a body other than the
+   * catalogue (exchange rates). A catalogue change needs no call: it starts a new cache.
+   */
   invalidate(): void {
-    this.generation += 1;
-    this.cache?.clear();
-    // Dropped, not cleared: a memo holds the rates it was made with, and those may be new.
-    this.memos.clear();
-    this.lastSync = undefined;
+    this.#cache = undefined;
   }
 
-  private lastSyncJson(): Promise<string> {
-    this.lastSync ??= this.store.lastSuccessfulSync().then(
-      (date) => JSON.stringify(date ? date.toISOString() : null),
-      (error: unknown) => {
-        this.lastSync = undefined;
-        throw error;
-      },
-    );
-    return this.lastSync;
+  #cacheFor(index: CatalogIndex): LRUCache<string, Buffer> | undefined {
+    if (this.#maxEntries <= 0) return undefined;
+    if (this.#cache?.version !== index.version) {
+      this.#cache = {
+        version: index.version,
+        bodies: new LRUCache<string, Buffer>({
+          max: this.#maxEntries,
+          maxSize: CACHE_MAX_BYTES,
+          // UTF-16 keys: two bytes a character, plus the entry's own bookkeeping.
+          sizeCalculation: (body, key) => body.length + key.length * 2 + 64,
+          ttl: CACHE_TTL_SECONDS * 1000,
+        }),
+      };
+    }
+    return this.#cache.bodies;
   }
 }
+
+const HEAD = Buffer.from('{"success":true,"data":{"instances":');

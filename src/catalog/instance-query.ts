@@ -69,7 +69,10 @@ export interface ParsedInstanceQuery {
   /** Prices in the requested currency (D43); USD by default. */
   readonly money: MoneyView;
   readonly filtersApplied: FiltersApplied;
-  /** Same for every spelling of the same query (parameter order, sort aliases). */
+  /**
+   * Built from the query that runs (never from the echo alone; issue 15 item 8), the same for
+   * every spelling of it. The listing's response cache is per catalogue version besides.
+   */
   readonly cacheKey: string;
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { InstanceListing } from '../catalog/instance-listing.js';
-import type { CandidateCache } from '../recommend/candidate-cache.js';
+import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
 import type { Config } from '../config.js';
 import type { DrainState } from '../lifecycle/drain.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -18,7 +18,8 @@ export interface AppServices {
   readonly store: CatalogStore;
   readonly counters: CounterStore;
   readonly listing: InstanceListing;
-  readonly candidates: CandidateCache;
+  /** The current catalogue index (catalog/index/): every read of the current catalogue. */
+  readonly catalog: CatalogIndexHolder;
   readonly sync: SyncService;
   readonly health: HealthService;
   /** The exchange rates in use, for `currency` (D43). */

@@ -193,6 +193,19 @@ async function upsertPricing(
 }
 
 /**
+ * The apply's last write. Its row lock is held until COMMIT, so a concurrent apply waits here for
+ * this one to commit and then reads the bumped value: versions follow commit order (issue 15).
+ * Kept last so that applies of different providers overlap everywhere else.
+ */
+async function bumpCatalogVersion(trx: Transaction<CatalogDatabase>): Promise<void> {
+  await trx
+    .updateTable('catalog_version')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
+}
+
+/**
  * Replaces the provider's catalogue inside `trx` and appends the successful run. Call it in a
  * transaction that covers nothing else.
  */
@@ -266,5 +279,6 @@ export async function applyCatalogInTransaction(
     errorMessage: null,
     dataSource: catalog.dataSource ?? null,
   });
+  await bumpCatalogVersion(trx);
   return counts;
 }

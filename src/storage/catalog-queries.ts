@@ -4,6 +4,7 @@ import type {
   Expression,
   ExpressionBuilder,
   Kysely,
+  OrderByModifiers,
   SqlBool,
   Transaction,
 } from 'kysely';
@@ -51,6 +52,16 @@ export const SORT_COLUMNS = {
   price_per_vcpu: sql<number>`cast(p.monthly_micros as double precision) / nullif(i.vcpu, 0)`,
   price_per_gb: sql<number>`cast(p.monthly_micros as double precision) / nullif(i.memory_mb, 0)`,
 } as const satisfies Record<SortColumn, unknown>;
+
+/**
+ * The direction of the sort column. A per-unit price has no value (NULL) for a divisor of 0,
+ * and NULL sorts first on SQLite and last on PostgreSQL by default: it goes last in both
+ * directions on every backend (and in the catalogue index).
+ */
+export function sortModifiers(sort: SortColumn, order: 'asc' | 'desc'): OrderByModifiers {
+  if (sort !== 'price_per_vcpu' && sort !== 'price_per_gb') return order;
+  return (ob) => (order === 'asc' ? ob.asc() : ob.desc()).nullsLast();
+}
 
 function recordJoin(db: Executor) {
   return db
@@ -114,16 +125,26 @@ export function pageBounds(query: InstanceQuery): void {
 }
 
 /**
- * The catalogue's state: the id of the newest successful sync run. Every apply writes its run in
- * the same transaction as its records, so this changes exactly when the catalogue does.
+ * The committed catalogue version (the catalog_version row): every apply bumps it in its own
+ * transaction, after taking its row lock, so it changes exactly when the catalogue does and in
+ * commit order (max(sync_runs.id) did not: ids are handed out at INSERT).
  */
-async function selectCatalogVersion(trx: Executor): Promise<number> {
-  const row = await trx
-    .selectFrom('sync_runs')
-    .where('success', '=', sql.lit(1))
-    .select((eb) => eb.fn.max('id').as('version'))
+export async function selectCatalogVersion(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('catalog_version')
+    .where('id', '=', sql.lit(1))
+    .select('version')
     .executeTakeFirst();
   return Number(row?.version ?? 0);
+}
+
+/** Every available record, by id: what the in-memory index is built from. */
+export async function selectAvailableRecords(db: Executor): Promise<readonly InstanceRow[]> {
+  const rows = await availableRecords(db)
+    .select(INSTANCE_RECORD_COLUMNS)
+    .orderBy('p.id', 'asc')
+    .execute();
+  return rows.map(toInstanceRow);
 }
 
 /** Totals by catalogue version and filter: a count only changes when the catalogue does. */
@@ -170,12 +191,12 @@ export async function selectKnownPage(
       .select('p.id')
       .select((eb) =>
         eb
-          .selectFrom('sync_runs')
-          .where('success', '=', sql.lit(1))
-          .select((inner) => inner.fn.max('id').as('v'))
+          .selectFrom('catalog_version')
+          .where('id', '=', sql.lit(1))
+          .select('version')
           .as('version'),
       )
-      .orderBy(SORT_COLUMNS[query.sort], query.order)
+      .orderBy(SORT_COLUMNS[query.sort], sortModifiers(query.sort, query.order))
       .orderBy('p.id', 'asc')
       .limit(query.limit)
       .offset(query.offset)
@@ -210,7 +231,7 @@ export async function selectInstancePage(
   // letting the planner look the page up through the partial index, made a page expensive.
   const ids = await matching
     .select('p.id')
-    .orderBy(SORT_COLUMNS[query.sort], query.order)
+    .orderBy(SORT_COLUMNS[query.sort], sortModifiers(query.sort, query.order))
     .orderBy('p.id', 'asc')
     .limit(query.limit)
     .offset(query.offset)

@@ -80,10 +80,17 @@ export interface SyncRunsTable {
   readonly source_text: Generated<string | null>;
 }
 
+/** One row (id 1): the committed catalogue version, bumped inside every apply. */
+export interface CatalogVersionTable {
+  readonly id: number;
+  readonly version: number;
+}
+
 export interface CatalogDatabase extends HistoryTables {
   readonly providers: ProvidersTable;
   readonly regions: RegionsTable;
   readonly instances: InstancesTable;
   readonly pricing: PricingTable;
   readonly sync_runs: SyncRunsTable;
+  readonly catalog_version: CatalogVersionTable;
 }

@@ -116,6 +116,16 @@ export interface ProviderSyncState {
   readonly instancesCount: number;
 }
 
+/** The whole available catalogue at one committed version, read in one snapshot. */
+export interface CatalogSnapshot {
+  /** The committed catalogue version the rows belong to (see CatalogStore.catalogVersion). */
+  readonly version: number;
+  /** Newest successful sync of any provider (D19), or null. */
+  readonly lastSuccessfulSync: Date | null;
+  /** Every available record, by id ascending. */
+  readonly rows: readonly InstanceRow[];
+}
+
 export interface CandidateQuery {
   readonly minMemoryMb: number;
   readonly providers?: readonly ProviderName[];
@@ -137,6 +147,14 @@ export interface CatalogStore {
   ping(): Promise<void>;
   /** One page of available records and the total, from one consistent read. */
   queryInstances(query: InstanceQuery, options?: PageReadOptions): Promise<InstancePage>;
+  /**
+   * The committed catalogue version: a number that every apply increases inside its own
+   * transaction, in commit order, on every backend. Cheap (one row); polled to notice a sync
+   * that another process committed.
+   */
+  catalogVersion(): Promise<number>;
+  /** Every available record and the version they belong to, from one snapshot. */
+  readCatalog(): Promise<CatalogSnapshot>;
   /** Available records with memory >= minMemoryMb, for recommendations. */
   findCandidates(query: CandidateQuery): Promise<readonly InstanceRow[]>;
   /**
@@ -151,7 +169,14 @@ export interface CatalogStore {
     run: Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>,
     options?: ApplyOptions,
   ): Promise<ApplyCounts>;
-  /** Appends a failed run to the sync history and queues its sync.failed deliveries (D42). */
+  /**
+   * Registers a listener that applyProviderCatalog awaits after its commit and before it
+   * resolves, so whatever this process serves from memory (the catalogue index) already holds
+   * what it just committed. Listener failures are the listener's business (they are ignored).
+   * Returns a function that removes the listener.
+   */
+  onCommitted(listener: () => Promise<unknown>): () => void;
+    /** Appends a failed run to the sync history and queues its sync.failed deliveries (D42). */
   recordFailedRun(run: SyncRunRecord): Promise<void>;
   providerStates(): Promise<readonly ProviderSyncState[]>;
   /** Newest successful sync of any provider (D19), or null. */

@@ -6,6 +6,7 @@ import type { PriceChange, PricePeriod, Prices } from '../history/change-model.j
 import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
 import {
   SORT_COLUMNS,
+  sortModifiers,
   filterConditions,
   pageBounds,
   type RecordExpressions,
@@ -165,7 +166,7 @@ export async function selectAsOfPage(
   const sortColumn = SORT_COLUMNS[query.sort] as never;
   const rows = await matching
     .select(INSTANCE_RECORD_COLUMNS as never)
-    .orderBy(sortColumn, query.order)
+    .orderBy(sortColumn, sortModifiers(query.sort, query.order))
     .orderBy('p.id' as never, 'asc')
     .limit(query.limit)
     .offset(query.offset)

@@ -7,7 +7,9 @@ import { applyCatalogInTransaction } from './catalog-apply.js';
 import type { ApplyOptions, ApplyRun } from './catalog-apply.js';
 import {
   countAvailableRecords,
+  selectAvailableRecords,
   selectCandidates,
+  selectCatalogVersion,
   selectInstancePage,
   selectKnownPage,
   type CompiledQueryMemo,
@@ -17,6 +19,7 @@ import { seedCatalog } from './catalog-seed.js';
 import type {
   ApplyCounts,
   CandidateQuery,
+  CatalogSnapshot,
   CatalogStore,
   InstancePage,
   PageReadOptions,
@@ -65,6 +68,8 @@ export class KyselyCatalogStore implements CatalogStore {
   readonly #totals = new LRUCache<string, number>({ max: 2_000 });
   /** Compiled listing statements by query (see selectKnownPage). */
   readonly #compiled: CompiledQueryMemo = new LRUCache({ max: 2_000 });
+  /** See onCommitted. */
+  readonly #committed = new Set<() => Promise<unknown>>();
 
   readonly history: HistoryStore;
   readonly webhooks: WebhookStore;
@@ -96,6 +101,19 @@ export class KyselyCatalogStore implements CatalogStore {
     );
   }
 
+  async catalogVersion(): Promise<number> {
+    return await selectCatalogVersion(this.#db());
+  }
+
+  async readCatalog(): Promise<CatalogSnapshot> {
+    return await this.#snapshot().execute(async (trx) => {
+      const version = await selectCatalogVersion(trx);
+      const lastSuccessfulSync = await selectLastSuccessfulSync(trx);
+      const rows = await selectAvailableRecords(trx);
+      return { version, lastSuccessfulSync, rows };
+    });
+  }
+
   async findCandidates(query: CandidateQuery): Promise<readonly InstanceRow[]> {
     return await selectCandidates(this.#db(), query);
   }
@@ -105,7 +123,7 @@ export class KyselyCatalogStore implements CatalogStore {
     run: ApplyRun,
     options?: ApplyOptions,
   ): Promise<ApplyCounts> {
-    return await this.#db()
+    const counts = await this.#db()
       .transaction()
       .execute(async (trx) => {
         const counts = await applyCatalogInTransaction(trx, catalog, run, options);
@@ -115,6 +133,14 @@ export class KyselyCatalogStore implements CatalogStore {
         await enqueueCompletedSync(trx, { ...run, counts, changes });
         return counts;
       });
+    await Promise.allSettled([...this.#committed].map((listener) => listener()));
+    return counts;
+  }
+
+  onCommitted(listener: () => Promise<unknown>): () => void {
+    const entry = () => listener();
+    this.#committed.add(entry);
+    return () => this.#committed.delete(entry);
   }
 
   async recordFailedRun(run: SyncRunRecord): Promise<void> {

@@ -120,7 +120,14 @@ describe('GET /instances', () => {
   it('drops the cache when the catalogue changes', async () => {
     await get('?limit=7');
     expect((await get('?limit=7')).body.data.metadata.cached).toBe(true);
+    // A message alone changes nothing: cached bodies belong to a catalogue version.
     await t.services.infra.bus.publish();
-    expect((await get('?limit=7')).body.data.metadata.cached).toBe(false);
+    expect((await get('?limit=7')).body.data.metadata.cached).toBe(true);
+    const [a] = generateCatalogs(600, 7);
+    const repriced = { ...a!, offers: a!.offers.map((o) => ({ ...o, hourlyMicros: 1 })) };
+    await loadCatalogs(t.services.store, [repriced], new Date('2026-11-20T11:00:00.000Z'));
+    const after = await get('?limit=7');
+    expect(after.body.data.metadata.cached).toBe(false);
+    expect(after.body.data.metadata.last_sync).toBe('2026-11-20T11:00:00.000Z');
   });
 });

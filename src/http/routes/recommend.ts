@@ -19,7 +19,7 @@ import { RecommendRequestSchema, RecommendResponse } from '../schemas/recommend.
 
 export const RECOMMEND_RATE_LIMIT = 60;
 
-export function recommendRoute(app: FastifyInstance, { candidates, rates }: AppServices): void {
+export function recommendRoute(app: FastifyInstance, { catalog, rates }: AppServices): void {
   app.post(
     '/recommend',
     {
@@ -54,8 +54,9 @@ export function recommendRoute(app: FastifyInstance, { candidates, rates }: AppS
       if (!parsed.ok)
         throw new AppError(parsed.error.code, parsed.error.message, parsed.error.details);
       const money = moneyView(table, parsed.value.currency);
+      const index = catalog.current ?? (await catalog.ready());
       const data = buildRecommendations(
-        await candidates.find(candidateQueryFor(parsed.value)),
+        index.candidates(candidateQueryFor(parsed.value)),
         parsed.value,
         money,
       );

@@ -4,6 +4,7 @@ import type { CatalogDatabase } from '../catalog-schema.js';
 import type { DialectCapabilities } from '../dialect-capabilities.js';
 import { initialMigration } from './001-initial.js';
 import { provenanceMigration } from './002-provenance.js';
+import { catalogVersionMigration } from './003-catalog-version.js';
 import { priceHistoryMigration } from './004-price-history.js';
 import { webhooksMigration } from './005-webhooks.js';
 
@@ -16,6 +17,7 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
   return {
     '001-initial': initialMigration(caps),
     '002-provenance': provenanceMigration,
+    '003-catalog-version': catalogVersionMigration(),
     '004-price-history': priceHistoryMigration(caps),
     '005-webhooks': webhooksMigration(caps),
   };

@@ -1,0 +1,160 @@
+// Holds the current CatalogIndex and replaces it, whole, when the committed catalogue version
+// changes. Readers take `current` (a plain field read, never a wait once the first index exists);
+// everything that talks to the database happens here, in the background:
+//   - refresh(): after a sync this process committed, and on every invalidation message;
+//   - a poll of the version (one cheap row) every `pollIntervalMs`, so a sync committed by
+//     another process (a CLI beside a SQLite server, a replica whose Redis message was lost)
+//     is noticed within about a second without any message (issue 15 item 1).
+// While the database is down or frozen the last index keeps answering; a failed load leaves it
+// in place and the next poll tries again.
+import type { CatalogSnapshot } from '../../storage/catalog-store.js';
+import { CatalogIndex } from './catalog-index.js';
+
+/** What the holder reads: the store satisfies it. */
+export interface CatalogIndexSource {
+  catalogVersion(): Promise<number>;
+  readCatalog(): Promise<CatalogSnapshot>;
+}
+
+export interface CatalogIndexHolderOptions {
+  /** Period of the background version check, ms; 0 turns it off. Default 1,000. */
+  readonly pollIntervalMs?: number;
+  /** Told once per change between "loads work" and "loads fail". */
+  readonly log?: {
+    error(obj: unknown, msg: string): void;
+    info(obj: unknown, msg: string): void;
+  };
+}
+
+export const DEFAULT_VERSION_POLL_MS = 1_000;
+
+export class CatalogIndexHolder {
+  readonly #source: CatalogIndexSource;
+  readonly #options: CatalogIndexHolderOptions;
+  #current: CatalogIndex | undefined;
+  #first: Promise<CatalogIndex> | undefined;
+  #loading: Promise<CatalogIndex> | undefined;
+  #queued: Promise<CatalogIndex> | undefined;
+  #polling = false;
+  #timer: NodeJS.Timeout | undefined;
+  #failing = false;
+  readonly #listeners = new Set<(index: CatalogIndex) => void>();
+
+  constructor(source: CatalogIndexSource, options: CatalogIndexHolderOptions = {}) {
+    this.#source = source;
+    this.#options = options;
+  }
+
+  /** The index readers use now; undefined only before the first load finished. */
+  get current(): CatalogIndex | undefined {
+    return this.#current;
+  }
+
+  /** The current index, waiting for the first load only (never for a refresh). */
+  ready(): Promise<CatalogIndex> {
+    if (this.#current !== undefined) return Promise.resolve(this.#current);
+    this.#first ??= this.refresh().finally(() => {
+      this.#first = undefined;
+    });
+    return this.#first;
+  }
+
+  /** Loads the first index and starts the background version check. */
+  async start(): Promise<CatalogIndex> {
+    const index = await this.ready();
+    const interval = this.#options.pollIntervalMs ?? DEFAULT_VERSION_POLL_MS;
+    if (interval > 0 && this.#timer === undefined) {
+      this.#timer = setInterval(() => this.#poll(), interval);
+      // The poll alone must never keep the process alive.
+      this.#timer.unref();
+    }
+    return index;
+  }
+
+  /** Stops the background check; the current index stays readable. */
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Called with each new index, after it became current. Returns an unsubscribe function. */
+  onSwap(listener: (index: CatalogIndex) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Makes the index reflect every version committed before this call: resolves with an index at
+   * least that new, or rejects when it could not be read (the previous index stays). Calls made
+   * while a load runs share one more load after it, since that load may predate their commit.
+   */
+  refresh(): Promise<CatalogIndex> {
+    if (this.#loading === undefined) {
+      this.#loading = this.#load().finally(() => {
+        this.#loading = undefined;
+      });
+      return this.#loading;
+    }
+    this.#queued ??= this.#loading
+      .catch(() => undefined)
+      .then(() => {
+        this.#queued = undefined;
+        return this.refresh();
+      });
+    return this.#queued;
+  }
+
+  async #load(): Promise<CatalogIndex> {
+    try {
+      const current = this.#current;
+      if (current !== undefined && (await this.#source.catalogVersion()) === current.version) {
+        this.#recovered();
+        return current;
+      }
+      const snapshot = await this.#source.readCatalog();
+      const started = performance.now();
+      const index = CatalogIndex.build(snapshot);
+      const latest = this.#current;
+      // Loads never overlap, but a newer index must not be replaced by an older snapshot.
+      if (latest !== undefined && latest.version > index.version) return latest;
+      this.#current = index;
+      this.#recovered();
+      this.#options.log?.info(
+        {
+          version: index.version,
+          records: index.size,
+          build_ms: Math.round(performance.now() - started),
+        },
+        'catalogue index built',
+      );
+      for (const listener of this.#listeners) listener(index);
+      return index;
+    } catch (error) {
+      if (!this.#failing) {
+        this.#failing = true;
+        this.#options.log?.error(
+          { err: error },
+          'could not read the catalogue; serving the last index',
+        );
+      }
+      throw error;
+    }
+  }
+
+  #recovered(): void {
+    if (!this.#failing) return;
+    this.#failing = false;
+    this.#options.log?.info({}, 'catalogue readable again');
+  }
+
+  /** One background check at a time: a frozen database must not pile checks up. */
+  #poll(): void {
+    if (this.#polling || this.#loading !== undefined) return;
+    this.#polling = true;
+    this.refresh()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#polling = false;
+      });
+  }
+}

@@ -1,0 +1,437 @@
+// The immutable in-memory index of one catalogue version (issue 9). Built once from the store's
+// snapshot (every available record), it answers every GET /instances filter, sort, page and
+// total, the recommendation candidates, and whatever else reads the current catalogue
+// (/instance-types, CSV export), without SQL. See docs/architecture.md and docs/adr/.
+//
+// Layout (per record, by position = index in id order):
+//   - the rows themselves (InstanceRow, strings interned across records),
+//   - the record's API JSON, serialised once, in one shared buffer (`json(id)` is a view),
+//   - filter columns in typed arrays (numbers, and small codes for provider/region/family),
+//   - for each of the 10 sort columns and both directions, the order (`perm`) and each
+//     position's place in it (`rank`): 2 x 10 x 2 x 4 bytes = 160 bytes a record, plus each
+//     column's sort keys in ascending order (10 x 8 = 80 bytes a record),
+//   - posting lists for the equality filters (provider, region, family, has_gpu).
+// A query scans the smallest candidate set its filters allow (a posting list, or a binary-searched
+// range of a numeric column's order), tests every condition on the columns, counts the total and
+// collects the matches' ranks in the requested order; the page is read off those ranks.
+import { LRUCache } from 'lru-cache';
+import type { MoneyView } from '../../fx/convert.js';
+import type {
+  CandidateQuery,
+  CatalogSnapshot,
+  InstanceFilter,
+  InstancePage,
+  InstanceQuery,
+  InstanceRow,
+  SortColumn,
+} from '../../storage/catalog-store.js';
+import { toInstanceRecord } from '../instance-json.js';
+import { INSTANCE_FAMILIES, PROVIDER_NAMES } from '../model.js';
+import { buildColumnOrders, lowerBound, SORT_COLUMNS, type ColumnOrders } from './sort-orders.js';
+
+/** Upper bound of the candidate-list memo, in list entries (8 bytes each): about 8 MB. */
+const CANDIDATE_MEMO_ENTRIES = 1 << 20;
+
+/**
+ * Upper bound of the records serialised in currencies other than USD (D43), per index, in bytes
+ * (UTF-16 strings: 2 bytes a character, plus the key and bookkeeping). USD is serialised for
+ * every record at build; another currency only for the records a request showed in it.
+ */
+export const CONVERTED_JSON_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Identifies a MoneyView's prices: the same currency and rates give the same JSON. */
+function moneyKey(money: MoneyView): string {
+  const note = money.note;
+  return note === undefined
+    ? money.currency
+    : `${note.currency}|${note.as_of}|${note.source}|${note.rate}`;
+}
+
+const EMPTY_PAGE: InstancePage = { ids: [], rows: [], total: 0 };
+
+function finite(value: number, name: string): number {
+  if (!Number.isFinite(value)) throw new RangeError(`${name} must be a finite number`);
+  return value;
+}
+
+function pageBounds(limit: number, offset: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new RangeError('limit must be a positive integer');
+  }
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    throw new RangeError('offset must be a non-negative integer');
+  }
+}
+
+/** Interns the strings of a row: the same provider, region or type name is stored once. */
+function internRow(row: InstanceRow, intern: (text: string) => string): InstanceRow {
+  return Object.freeze({
+    ...row,
+    instanceId: intern(row.instanceId),
+    instanceName: intern(row.instanceName),
+    providerDisplayName: intern(row.providerDisplayName),
+    regionCode: intern(row.regionCode),
+    regionName: intern(row.regionName),
+    countryCode: intern(row.countryCode),
+    gpuType: row.gpuType === null ? null : intern(row.gpuType),
+  });
+}
+
+function postings(codes: Uint8Array | Uint16Array, count: number): Int32Array[] {
+  const sizes = new Int32Array(count);
+  for (const code of codes) sizes[code]! += 1;
+  const lists = [...sizes].map((size) => new Int32Array(size));
+  const filled = new Int32Array(count);
+  for (let p = 0; p < codes.length; p++) {
+    const code = codes[p]!;
+    lists[code]![filled[code]!++] = p;
+  }
+  return lists;
+}
+
+/**
+ * One catalogue version, immutable once built. Cheap to read from any number of requests;
+ * build a new one (CatalogIndex.build) for a new version rather than changing this one.
+ *
+ * Reading API (what routes, the CLI and other read models build on):
+ * - `version`, `lastSuccessfulSync`, `size`, `records` (every available record, id order)
+ * - `get(id)`: one record; `json(id)`: its API JSON (spec 2.1) as bytes, serialised once
+ * - `query(InstanceQuery)`: one page and the total, exactly as the SQL path answers
+ *   (D15, D16, D18; `storage/catalog-queries.ts` stays the reference, compared in tests)
+ * - `filter(InstanceFilter, sort?, order?)`: every matching record in order (CSV, grouping)
+ * - `jsonArray(rows)`: `[record,record,...]` as bytes, from the serialised records
+ * - `candidates(CandidateQuery)`: recommendation candidates, cheapest first (D28)
+ */
+export class CatalogIndex {
+  /** The committed catalogue version this index holds (CatalogStore.catalogVersion). */
+  readonly version: number;
+  /** Newest successful sync of any provider when the snapshot was read (D19), or null. */
+  readonly lastSuccessfulSync: Date | null;
+  /** Every available record, by id ascending. Frozen. */
+  readonly records: readonly InstanceRow[];
+
+  readonly #ids: Float64Array;
+  readonly #json: Buffer;
+  /** #json bytes of position p: [#jsonStart[p], #jsonStart[p + 1]). */
+  readonly #jsonStart: Int32Array;
+
+  readonly #vcpu: Float64Array;
+  readonly #memory: Float64Array;
+  readonly #monthly: Float64Array;
+  readonly #gpu: Float64Array;
+  readonly #provider: Uint8Array;
+  readonly #region: Uint16Array;
+  readonly #family: Uint8Array;
+  readonly #regionCodes: Map<string, number>;
+
+  readonly #all: Int32Array;
+  readonly #byProvider: Int32Array[];
+  readonly #byRegion: Int32Array[];
+  readonly #byFamily: Int32Array[];
+  readonly #withGpu: Int32Array;
+  readonly #withoutGpu: Int32Array;
+  readonly #orders: ReadonlyMap<SortColumn, ColumnOrders>;
+
+  /** Per-query scratch space (queries run synchronously, one at a time). */
+  readonly #scratchRanks: Int32Array;
+  readonly #marks: Uint8Array;
+  readonly #candidates = new LRUCache<string, readonly InstanceRow[]>({
+    maxSize: CANDIDATE_MEMO_ENTRIES,
+    sizeCalculation: (list, key) => list.length + key.length + 16,
+  });
+  /** Records' JSON in other currencies, by `${moneyKey}#${position}`. */
+  readonly #converted = new LRUCache<string, string>({
+    maxSize: CONVERTED_JSON_MAX_BYTES,
+    sizeCalculation: (json, key) => (json.length + key.length) * 2 + 64,
+  });
+
+  private constructor(snapshot: CatalogSnapshot) {
+    this.version = snapshot.version;
+    this.lastSuccessfulSync = snapshot.lastSuccessfulSync;
+    const strings = new Map<string, string>();
+    const intern = (text: string): string => {
+      const known = strings.get(text);
+      if (known !== undefined) return known;
+      strings.set(text, text);
+      return text;
+    };
+    const rows = [...snapshot.rows]
+      .sort((a, b) => a.id - b.id)
+      .map((row) => internRow(row, intern));
+    this.records = Object.freeze(rows);
+    const n = rows.length;
+
+    this.#ids = Float64Array.from(rows, (row) => row.id);
+    for (let p = 1; p < n; p++) {
+      if (this.#ids[p] === this.#ids[p - 1]) throw new Error(`record id ${this.#ids[p]} twice`);
+    }
+
+    // Serialise every record once, into one buffer (no per-record Buffer objects).
+    const texts = rows.map((row) => JSON.stringify(toInstanceRecord(row)));
+    this.#jsonStart = new Int32Array(n + 1);
+    let bytes = 0;
+    for (let p = 0; p < n; p++) {
+      this.#jsonStart[p] = bytes;
+      bytes += Buffer.byteLength(texts[p]!);
+    }
+    this.#jsonStart[n] = bytes;
+    this.#json = Buffer.allocUnsafeSlow(bytes);
+    for (let p = 0; p < n; p++) this.#json.write(texts[p]!, this.#jsonStart[p]!);
+
+    this.#vcpu = Float64Array.from(rows, (row) => row.vcpu);
+    this.#memory = Float64Array.from(rows, (row) => row.memoryMb);
+    this.#monthly = Float64Array.from(rows, (row) => row.monthlyMicros);
+    this.#gpu = Float64Array.from(rows, (row) => row.gpuCount);
+    this.#provider = Uint8Array.from(rows, (row) => PROVIDER_NAMES.indexOf(row.providerName));
+    this.#family = Uint8Array.from(rows, (row) => INSTANCE_FAMILIES.indexOf(row.family));
+    this.#regionCodes = new Map();
+    for (const row of rows) {
+      if (!this.#regionCodes.has(row.regionCode)) {
+        this.#regionCodes.set(row.regionCode, this.#regionCodes.size);
+      }
+    }
+    this.#region = Uint16Array.from(rows, (row) => this.#regionCodes.get(row.regionCode)!);
+
+    this.#all = Int32Array.from(rows, (_, p) => p);
+    this.#byProvider = postings(this.#provider, PROVIDER_NAMES.length);
+    this.#byRegion = postings(this.#region, this.#regionCodes.size);
+    this.#byFamily = postings(this.#family, INSTANCE_FAMILIES.length);
+    const gpuFlags = Uint8Array.from(rows, (row) => (row.gpuCount > 0 ? 1 : 0));
+    const [withoutGpu, withGpu] = postings(gpuFlags, 2);
+    this.#withGpu = withGpu!;
+    this.#withoutGpu = withoutGpu!;
+    this.#orders = new Map(SORT_COLUMNS.map((column) => [column, buildColumnOrders(rows, column)]));
+
+    this.#scratchRanks = new Int32Array(n);
+    this.#marks = new Uint8Array(n);
+  }
+
+  /** Builds the index of one snapshot. Linear in the records apart from 8 sorts. */
+  static build(snapshot: CatalogSnapshot): CatalogIndex {
+    return new CatalogIndex(snapshot);
+  }
+
+  /** Number of available records. */
+  get size(): number {
+    return this.records.length;
+  }
+
+  /** Bytes held in the serialised records and the typed arrays (rows themselves excluded). */
+  get arrayBytes(): number {
+    let bytes = this.#json.length + this.#jsonStart.byteLength + this.#ids.byteLength;
+    for (const column of [this.#vcpu, this.#memory, this.#monthly, this.#gpu]) {
+      bytes += column.byteLength;
+    }
+    bytes += this.#provider.byteLength + this.#region.byteLength + this.#family.byteLength;
+    bytes += this.#all.byteLength * 3 + this.#scratchRanks.byteLength + this.#marks.byteLength;
+    for (const orders of this.#orders.values()) {
+      bytes += orders.ascKeys.byteLength;
+      for (const order of [orders.asc, orders.desc]) {
+        bytes += order.perm.byteLength + order.rank.byteLength;
+      }
+    }
+    return bytes;
+  }
+
+  #position(id: number): number {
+    const p = lowerBound(this.#ids, id);
+    return p < this.#ids.length && this.#ids[p] === id ? p : -1;
+  }
+
+  /** The available record with this id, if any. */
+  get(id: number): InstanceRow | undefined {
+    const p = this.#position(id);
+    return p < 0 ? undefined : this.records[p];
+  }
+
+  /** The record's API JSON (spec 2.1), as bytes; a view of the index's buffer, do not write. */
+  json(id: number): Buffer | undefined {
+    const p = this.#position(id);
+    return p < 0 ? undefined : this.#json.subarray(this.#jsonStart[p], this.#jsonStart[p + 1]);
+  }
+
+  /**
+   * `[json,json,...]` of these records (each must be one of this index's records), with prices
+   * in `money`'s currency (D43; USD when omitted). USD bytes are the ones serialised at build;
+   * another currency's are serialised on first use and kept in a bounded memo.
+   */
+  jsonArray(rows: readonly InstanceRow[], money?: MoneyView): Buffer {
+    const positions = rows.map((row) => {
+      const p = this.#position(row.id);
+      if (p < 0) throw new Error(`record ${row.id} is not in catalogue version ${this.version}`);
+      return p;
+    });
+    if (money !== undefined && money.currency !== 'USD')
+      return this.#convertedArray(money, positions);
+    let length = 2 + Math.max(0, positions.length - 1);
+    for (const p of positions) length += this.#jsonStart[p + 1]! - this.#jsonStart[p]!;
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    out[at++] = 0x5b; // [
+    positions.forEach((p, i) => {
+      if (i > 0) out[at++] = 0x2c; // ,
+      at += this.#json.copy(out, at, this.#jsonStart[p], this.#jsonStart[p + 1]);
+    });
+    out[at] = 0x5d; // ]
+    return out;
+  }
+
+  #convertedArray(money: MoneyView, positions: readonly number[]): Buffer {
+    const prefix = `${moneyKey(money)}#`;
+    const texts = positions.map((p) => {
+      const key = prefix + p;
+      let text = this.#converted.get(key);
+      if (text === undefined) {
+        text = JSON.stringify(toInstanceRecord(this.records[p]!, money));
+        this.#converted.set(key, text);
+      }
+      return text;
+    });
+    return Buffer.from(`[${texts.join(',')}]`);
+  }
+
+  /** One page and the total: the same answer as CatalogStore.queryInstances. */
+  query(query: InstanceQuery): InstancePage {
+    pageBounds(query.limit, query.offset);
+    return this.#select(query.filter, query.sort, query.order, query.limit, query.offset);
+  }
+
+  /** Every record matching the filter, in the given order (default: monthly price ascending). */
+  filter(
+    filter: InstanceFilter,
+    sort: SortColumn = 'monthly_price',
+    order: 'asc' | 'desc' = 'asc',
+  ): readonly InstanceRow[] {
+    return this.#select(filter, sort, order, Math.max(1, this.size), 0).rows;
+  }
+
+  #select(
+    filter: InstanceFilter,
+    sort: SortColumn,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+  ): InstancePage {
+    const minVcpu = filter.minVcpu === undefined ? -Infinity : finite(filter.minVcpu, 'minVcpu');
+    const maxVcpu = filter.maxVcpu === undefined ? Infinity : finite(filter.maxVcpu, 'maxVcpu');
+    const minMemory =
+      filter.minMemoryMb === undefined ? -Infinity : finite(filter.minMemoryMb, 'minMemoryMb');
+    const maxMemory =
+      filter.maxMemoryMb === undefined ? Infinity : finite(filter.maxMemoryMb, 'maxMemoryMb');
+    const maxMonthly =
+      filter.maxMonthlyMicros === undefined
+        ? Infinity
+        : finite(filter.maxMonthlyMicros, 'maxMonthlyMicros');
+    // -1: any value. A value this catalogue does not hold matches nothing.
+    const provider = filter.provider === undefined ? -1 : PROVIDER_NAMES.indexOf(filter.provider);
+    const family = filter.family === undefined ? -1 : INSTANCE_FAMILIES.indexOf(filter.family);
+    const region = filter.region === undefined ? -1 : (this.#regionCodes.get(filter.region) ?? -2);
+    if (region === -2 || (filter.provider !== undefined && provider < 0)) return EMPTY_PAGE;
+    if (filter.family !== undefined && family < 0) return EMPTY_PAGE;
+    const gpu = filter.hasGpu === undefined ? 0 : filter.hasGpu ? 1 : 2;
+
+    // The smallest set of positions that holds every match.
+    let driver = this.#all;
+    const consider = (candidate: Int32Array) => {
+      if (candidate.length < driver.length) driver = candidate;
+    };
+    if (provider >= 0) consider(this.#byProvider[provider]!);
+    if (region >= 0) consider(this.#byRegion[region]!);
+    if (family >= 0) consider(this.#byFamily[family]!);
+    if (gpu !== 0) consider(gpu === 1 ? this.#withGpu : this.#withoutGpu);
+    const range = (column: SortColumn, min: number, max: number) => {
+      if (min === -Infinity && max === Infinity) return;
+      const orders = this.#orders.get(column)!;
+      const from = min === -Infinity ? 0 : lowerBound(orders.ascKeys, min);
+      const to = max === Infinity ? orders.ascKeys.length : lowerBound(orders.ascKeys, max, true);
+      consider(orders.asc.perm.subarray(from, Math.max(from, to)));
+    };
+    range('vcpu', minVcpu, maxVcpu);
+    range('memory_mb', minMemory, maxMemory);
+    range('monthly_price', -Infinity, maxMonthly);
+
+    const sortOrder = this.#orders.get(sort)![order];
+    const rank = sortOrder.rank;
+    const ranks = this.#scratchRanks;
+    const vcpu = this.#vcpu;
+    const memory = this.#memory;
+    const monthly = this.#monthly;
+    const gpus = this.#gpu;
+    const providers = this.#provider;
+    const regions = this.#region;
+    const families = this.#family;
+    let total = 0;
+    for (let k = 0; k < driver.length; k++) {
+      const p = driver[k]!;
+      const v = vcpu[p]!;
+      const m = memory[p]!;
+      if (v < minVcpu || v > maxVcpu || m < minMemory || m > maxMemory) continue;
+      if (monthly[p]! > maxMonthly) continue;
+      if (provider >= 0 && providers[p] !== provider) continue;
+      if (region >= 0 && regions[p] !== region) continue;
+      if (family >= 0 && families[p] !== family) continue;
+      if (gpu !== 0 && (gpu === 1) !== gpus[p]! > 0) continue;
+      ranks[total++] = rank[p]!;
+    }
+    if (offset >= total) return { ids: [], rows: [], total };
+
+    const wanted = Math.min(limit, total - offset);
+    const positions = new Int32Array(wanted);
+    if (total * 16 <= this.size) {
+      // Few matches: sort their ranks (a native numeric sort).
+      const sorted = ranks.subarray(0, total).sort();
+      for (let i = 0; i < wanted; i++) positions[i] = sortOrder.perm[sorted[offset + i]!]!;
+    } else {
+      // Many: mark their ranks and walk the order up to the end of the page.
+      const marks = this.#marks;
+      for (let i = 0; i < total; i++) marks[ranks[i]!] = 1;
+      let seen = 0;
+      let taken = 0;
+      for (let r = 0; taken < wanted; r++) {
+        if (marks[r] === 0) continue;
+        if (seen >= offset) positions[taken++] = sortOrder.perm[r]!;
+        seen += 1;
+      }
+      marks.fill(0);
+    }
+    const rows = Array.from(positions, (p) => this.records[p]!);
+    return { ids: rows.map((row) => row.id), rows, total };
+  }
+
+  /**
+   * Recommendation candidates (D28): available records with memory >= minMemoryMb, of the given
+   * providers and regions when given (an empty list matches nothing), monthly price ascending
+   * then id. Lists are memoised per normalised query (order and duplicates of providers and
+   * regions do not matter), bounded by their total length.
+   */
+  candidates(query: CandidateQuery): readonly InstanceRow[] {
+    if (query.providers?.length === 0 || query.regions?.length === 0) return [];
+    const minMemory = Math.ceil(finite(query.minMemoryMb, 'minMemoryMb'));
+    const normalise = (list: readonly string[] | undefined) =>
+      list === undefined ? null : [...new Set(list)].sort();
+    const providers = normalise(query.providers);
+    const regions = normalise(query.regions);
+    const key = JSON.stringify([minMemory, providers, regions]);
+    const known = this.#candidates.get(key);
+    if (known !== undefined) return known;
+
+    const providerSet = providers && new Set(providers);
+    const regionSet = regions && new Set(regions);
+    const list: InstanceRow[] = [];
+    for (const p of this.#orders.get('monthly_price')!.asc.perm) {
+      const row = this.records[p]!;
+      if (row.memoryMb < minMemory) continue;
+      if (providerSet && !providerSet.has(row.providerName)) continue;
+      if (regionSet && !regionSet.has(row.regionCode)) continue;
+      list.push(row);
+    }
+    const frozen = Object.freeze(list);
+    this.#candidates.set(key, frozen);
+    return frozen;
+  }
+
+  /** Number of memoised candidate lists (for tests of the memo's normalisation). */
+  get candidateListsHeld(): number {
+    return this.#candidates.size;
+  }
+}

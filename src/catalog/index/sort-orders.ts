@@ -1,0 +1,159 @@
+// The D16 orders of a catalogue, computed once per version: for each sort column and direction,
+// the record positions in order (`perm`) and each position's place in that order (`rank`).
+// Ties always break on id ascending, in both directions, so `desc` is not `asc` reversed.
+import type { InstanceRow, SortColumn } from '../../storage/catalog-store.js';
+
+export const SORT_COLUMNS: readonly SortColumn[] = [
+  'monthly_price',
+  'hourly_price',
+  'vcpu',
+  'memory_mb',
+  'storage_gb',
+  'instance_name',
+  'provider',
+  'region',
+  'price_per_vcpu',
+  'price_per_gb',
+];
+
+export interface SortOrder {
+  /** Record positions in this order. */
+  readonly perm: Int32Array;
+  /** rank[position] = index of the position in `perm`. */
+  readonly rank: Int32Array;
+}
+
+export interface ColumnOrders {
+  readonly asc: SortOrder;
+  readonly desc: SortOrder;
+  /** The sort key of each position in `asc` order (for binary searches on numeric columns). */
+  readonly ascKeys: Float64Array;
+}
+
+/**
+ * Code-point order (D16; what SQLite's BINARY and PostgreSQL's "C" collation give on UTF-8).
+ * JavaScript's `<` compares UTF-16 units, which puts U+E000..U+FFFF after astral characters.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xSurrogate = x >= 0xd800 && x <= 0xdfff;
+    const ySurrogate = y >= 0xd800 && y <= 0xdfff;
+    if (xSurrogate === ySurrogate) return x - y;
+    return xSurrogate ? 1 : -1;
+  }
+  return a.length - b.length;
+}
+
+function textKey(column: SortColumn): ((row: InstanceRow) => string) | undefined {
+  switch (column) {
+    case 'instance_name':
+      return (row) => row.instanceName;
+    case 'provider':
+      return (row) => row.providerName;
+    case 'region':
+      return (row) => row.regionCode;
+    default:
+      return undefined;
+  }
+}
+
+function numericKey(column: SortColumn): (row: InstanceRow) => number {
+  switch (column) {
+    case 'monthly_price':
+      return (row) => row.monthlyMicros;
+    case 'hourly_price':
+      return (row) => row.hourlyMicros;
+    case 'vcpu':
+      return (row) => row.vcpu;
+    case 'memory_mb':
+      return (row) => row.memoryMb;
+    case 'storage_gb':
+      return (row) => row.storageGb;
+    // The SQL path's expression: monthly micros / divisor as a double (the same correctly rounded
+    // quotient); no value (NaN here, NULL in SQL) for a divisor of 0, ordered last both ways.
+    case 'price_per_vcpu':
+      return (row) => (row.vcpu === 0 ? NaN : row.monthlyMicros / row.vcpu);
+    case 'price_per_gb':
+      return (row) => (row.memoryMb === 0 ? NaN : row.monthlyMicros / row.memoryMb);
+    default:
+      throw new Error(`no numeric key for ${column}`);
+  }
+}
+
+/**
+ * Sort keys as numbers: numeric columns as they are, text columns as the ordinal of the value
+ * among the distinct values in code-point order (so one numeric sort serves every column).
+ */
+function keysOf(rows: readonly InstanceRow[], column: SortColumn): Float64Array {
+  const keys = new Float64Array(rows.length);
+  const text = textKey(column);
+  if (text === undefined) {
+    const key = numericKey(column);
+    for (let p = 0; p < rows.length; p++) keys[p] = key(rows[p]!);
+    return keys;
+  }
+  const distinct = [...new Set(rows.map(text))].sort(compareCodePoints);
+  const ordinal = new Map(distinct.map((value, index) => [value, index]));
+  for (let p = 0; p < rows.length; p++) keys[p] = ordinal.get(text(rows[p]!))!;
+  return keys;
+}
+
+function withRanks(perm: Int32Array): SortOrder {
+  const rank = new Int32Array(perm.length);
+  for (let i = 0; i < perm.length; i++) rank[perm[i]!] = i;
+  return { perm, rank };
+}
+
+/**
+ * Positions are in id order, so comparing positions compares ids. A NaN key (no value) sorts
+ * after every value in both directions, ties on id ascending (the SQL path's NULLS LAST).
+ */
+export function buildColumnOrders(rows: readonly InstanceRow[], column: SortColumn): ColumnOrders {
+  const keys = keysOf(rows, column);
+  const asc = new Int32Array(rows.length);
+  for (let p = 0; p < asc.length; p++) asc[p] = p;
+  asc.sort((a, b) => {
+    const x = keys[a]!;
+    const y = keys[b]!;
+    if (Number.isNaN(x) || Number.isNaN(y)) {
+      return Number(Number.isNaN(x)) - Number(Number.isNaN(y)) || a - b;
+    }
+    return x - y || a - b;
+  });
+  const ascKeys = new Float64Array(asc.length);
+  for (let i = 0; i < asc.length; i++) ascKeys[i] = keys[asc[i]!]!;
+  let valued = asc.length;
+  while (valued > 0 && Number.isNaN(ascKeys[valued - 1])) valued -= 1;
+
+  // Descending by key, ascending by id within equal keys: the groups of `asc` taken from the
+  // end, each group kept in its own (id ascending) order; then the keys without a value.
+  const desc = new Int32Array(asc.length);
+  let out = 0;
+  let end = valued;
+  while (end > 0) {
+    let start = end - 1;
+    while (start > 0 && ascKeys[start - 1] === ascKeys[end - 1]) start -= 1;
+    for (let i = start; i < end; i++) desc[out++] = asc[i]!;
+    end = start;
+  }
+  for (let i = valued; i < asc.length; i++) desc[out++] = asc[i]!;
+  return { asc: withRanks(asc), desc: withRanks(desc), ascKeys };
+}
+
+/** First index in `sorted` whose value is >= `value` (or > when `strict`). */
+export function lowerBound(sorted: Float64Array, value: number, strict = false): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const v = sorted[middle]!;
+    if (v < value || (strict && v === value)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

@@ -1,0 +1,134 @@
+// The in-memory catalogue index against the SQL query path (the reference, issue 9 item 2): on
+// random filters, sorts and pages over a generated catalogue, both give the same page, rows and
+// total; and the same recommendation candidates. On every backend, since each one's SQL is the
+// reference for what that backend would have answered.
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
+import { parseInstanceQuery, SORT_FIELDS } from '../../src/catalog/instance-query.js';
+import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../../src/catalog/model.js';
+import type { CatalogStore, InstanceQuery } from '../../src/storage/catalog-store.js';
+import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
+import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
+import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
+
+const rawQuery = fc.record(
+  {
+    provider: fc.constantFrom(...PROVIDER_NAMES),
+    region: fc.constantFrom(...REGION_CODES),
+    min_vcpu: fc.integer({ min: 0, max: 40 }).map(String),
+    max_vcpu: fc.integer({ min: 1, max: 80 }).map(String),
+    min_memory_gb: fc.double({ min: 0, max: 64, noNaN: true }).map((x) => x.toFixed(3)),
+    max_memory_gb: fc.double({ min: 0.5, max: 600, noNaN: true }).map((x) => x.toFixed(2)),
+    max_price: fc.double({ min: 0, max: 3_000, noNaN: true }).map((x) => x.toFixed(4)),
+    instance_family: fc.constantFrom(...INSTANCE_FAMILIES),
+    has_gpu: fc.constantFrom('true', 'false'),
+    sort_by: fc.constantFrom(...SORT_FIELDS),
+    order: fc.constantFrom('asc', 'desc'),
+    limit: fc.integer({ min: 1, max: 100 }).map(String),
+    offset: fc
+      .oneof(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 1_200 }))
+      .map(String),
+  },
+  { requiredKeys: [] },
+);
+
+/** Names whose code-point order differs from JavaScript's UTF-16 order (D16). */
+const AWKWARD_NAMES = ['\u{1F600} smile', '\uFF3A wide', 'z plain', 'Z upper', 'é accent', ''];
+
+for (const backend of await storeBackends())
+  describeStoreBackend('catalogue index = SQL query path (property)', backend, () => {
+    let store: CatalogStore;
+    let database: IsolatedDatabase;
+    let index: CatalogIndex;
+
+    beforeAll(async () => {
+      database = await backend.isolate();
+      store = await createCatalogStore(database.url, {});
+      await store.migrate();
+      const catalogs = generateCatalogs(1_100, 5);
+      const [a] = catalogs;
+      a!.offers.slice(0, AWKWARD_NAMES.length * 3).forEach((o, i) => {
+        Object.assign(o, { instanceName: AWKWARD_NAMES[i % AWKWARD_NAMES.length] });
+      });
+      await loadCatalogs(store, catalogs);
+      // Some records unavailable, so the index must leave them out as SQL does (D15).
+      await loadCatalogs(store, [{ ...a!, offers: a!.offers.slice(0, -40) }]);
+      index = CatalogIndex.build(await store.readCatalog());
+    });
+    afterAll(async () => {
+      await store.close();
+      await database.drop();
+    });
+
+    it('holds every available record once, at the store’s version', async () => {
+      expect(index.version).toBe(await store.catalogVersion());
+      const all = await store.queryInstances({
+        filter: {},
+        sort: 'monthly_price',
+        order: 'asc',
+        limit: 100_000,
+        offset: 0,
+      });
+      expect(index.size).toBe(all.total);
+      expect(index.filter({}).map((r) => r.id)).toEqual(all.ids);
+    });
+
+    it('answers every parsed query with the SQL path’s page, rows and total', async () => {
+      await fc.assert(
+        fc.asyncProperty(rawQuery, async (raw) => {
+          const parsed = parseInstanceQuery(raw);
+          fc.pre(parsed.ok);
+          if (!parsed.ok) return;
+          const expected = await store.queryInstances(parsed.value.query);
+          const actual = index.query(parsed.value.query);
+          expect(actual.total).toBe(expected.total);
+          expect(actual.ids).toEqual(expected.ids);
+          expect(actual.rows).toEqual(expected.rows);
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it('agrees on fractional bounds given to the core directly', async () => {
+      const filter = fc.record(
+        {
+          minVcpu: fc.double({ min: 0, max: 40, noNaN: true }),
+          maxVcpu: fc.double({ min: 0, max: 80, noNaN: true }),
+          minMemoryMb: fc.double({ min: 0, max: 70_000, noNaN: true }),
+          maxMemoryMb: fc.double({ min: 0, max: 700_000, noNaN: true }),
+          maxMonthlyMicros: fc.double({ min: 0, max: 3e9, noNaN: true }),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(filter, fc.constantFrom(...SORT_FIELDS), async (f, sortBy) => {
+          const parsed = parseInstanceQuery({ sort_by: sortBy });
+          if (!parsed.ok) throw new Error('valid query refused');
+          const query: InstanceQuery = { ...parsed.value.query, filter: f, limit: 100 };
+          const expected = await store.queryInstances(query);
+          expect(index.query(query).ids).toEqual(expected.ids);
+          expect(index.query(query).total).toBe(expected.total);
+        }),
+        { numRuns: 100 },
+      );
+    });
+
+    it('gives the SQL path’s recommendation candidates', async () => {
+      const query = fc.record(
+        {
+          minMemoryMb: fc.integer({ min: 0, max: 200_000 }),
+          providers: fc.uniqueArray(fc.constantFrom(...PROVIDER_NAMES), { maxLength: 3 }),
+          regions: fc.uniqueArray(fc.constantFrom(...REGION_CODES), { maxLength: 5 }),
+        },
+        { requiredKeys: ['minMemoryMb'] },
+      );
+      await fc.assert(
+        fc.asyncProperty(query, async (q) => {
+          const expected = await store.findCandidates(q);
+          expect(index.candidates(q).map((r) => r.id)).toEqual(expected.map((r) => r.id));
+        }),
+        { numRuns: 100 },
+      );
+    });
+  });

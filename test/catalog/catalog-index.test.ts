@@ -1,0 +1,87 @@
+// The catalogue index on its own (no database): JSON bytes, lookups, and the candidate memo's
+// bound and normalisation (issue 15 item 5).
+import { describe, expect, it } from 'vitest';
+import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
+import { toInstanceRecord } from '../../src/catalog/instance-json.js';
+import { PROVIDER_NAMES, regionsOf } from '../../src/catalog/model.js';
+import type { InstanceRow } from '../../src/storage/catalog-store.js';
+
+function rows(count: number): InstanceRow[] {
+  return Array.from({ length: count }, (_, i): InstanceRow => {
+    const providerName = PROVIDER_NAMES[i % 3]!;
+    const region = regionsOf(providerName)[i % regionsOf(providerName).length]!;
+    return {
+      id: 1_000 + i * 7,
+      instanceId: `type-${i % 40}`,
+      instanceName: `Type ${i % 40}`,
+      vcpu: 1 + (i % 16),
+      memoryMb: 1024 * (1 + (i % 32)),
+      storageGb: 25 * (i % 5),
+      transferTb: 1,
+      networkSpeedGbps: 1,
+      gpuCount: i % 13 === 0 ? 1 : 0,
+      gpuType: i % 13 === 0 ? 'NVIDIA T4' : null,
+      family: i % 13 === 0 ? 'gpu' : 'general',
+      providerId: 1 + (i % 3),
+      providerName,
+      providerDisplayName: `Provider ${i % 3}`,
+      regionId: 10 + (i % 5),
+      regionCode: region.regionCode,
+      regionName: region.regionName,
+      countryCode: region.countryCode,
+      hourlyMicros: 5_000 + ((i * 7919) % 100_000),
+      monthlyMicros: (5_000 + ((i * 7919) % 100_000)) * 730,
+      available: 1,
+    };
+  });
+}
+
+const index = CatalogIndex.build({
+  version: 3,
+  lastSuccessfulSync: new Date('2026-11-20T10:00:00Z'),
+  rows: rows(500).reverse(),
+});
+
+describe('CatalogIndex', () => {
+  it('serialises each record once as the API record, and finds it by id', () => {
+    const row = index.records[17]!;
+    expect(index.get(row.id)).toBe(row);
+    expect(JSON.parse(index.json(row.id)!.toString())).toEqual(toInstanceRecord(row));
+    expect(index.get(row.id + 1)).toBeUndefined();
+    expect(index.json(row.id + 1)).toBeUndefined();
+    const list = index.records.slice(3, 6);
+    expect(JSON.parse(index.jsonArray(list).toString())).toEqual(list.map((r) => toInstanceRecord(r)));
+    expect(index.jsonArray([]).toString()).toBe('[]');
+  });
+
+  it('keeps records in id order whatever order the snapshot gave them in', () => {
+    const ids = index.records.map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(Object.isFrozen(index.records)).toBe(true);
+  });
+
+  it('candidate-cache amplification defect: permutations and duplicates share one memo entry', () => {
+    const fresh = CatalogIndex.build({ version: 1, lastSuccessfulSync: null, rows: rows(300) });
+    const providers = ['provider_c', 'provider_a', 'provider_b'] as const;
+    const first = fresh.candidates({ minMemoryMb: 4096, providers: [...providers] });
+    const permutations = [
+      ['provider_a', 'provider_b', 'provider_c'],
+      ['provider_b', 'provider_c', 'provider_a', 'provider_a'],
+      ['provider_c', 'provider_c', 'provider_b', 'provider_a'],
+    ] as const;
+    for (const list of permutations) {
+      expect(fresh.candidates({ minMemoryMb: 4096, providers: list })).toBe(first);
+    }
+    expect(fresh.candidateListsHeld).toBe(1);
+  });
+
+  it('bounds the candidate memo by the entries it holds, not by the number of lists', () => {
+    const big = CatalogIndex.build({ version: 1, lastSuccessfulSync: null, rows: rows(3_000) });
+    // Every distinct memory requirement is a new key holding all 3,000 records.
+    for (let mb = 0; mb < 1_000; mb++) big.candidates({ minMemoryMb: mb });
+    // 1,000 lists of 3,000 would be 3,000,000 entries; the memo keeps at most 2^20.
+    expect(big.candidateListsHeld).toBeLessThanOrEqual(Math.floor((1 << 20) / 3_000));
+    expect(big.candidateListsHeld).toBeGreaterThan(0);
+    expect(big.candidates({ minMemoryMb: 0 })).toHaveLength(3_000);
+  });
+});

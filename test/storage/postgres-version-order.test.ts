@@ -1,0 +1,104 @@
+// Regression (issue 15, suspected defect): on PostgreSQL the catalogue version was max(id) of
+// the successful sync runs, an id handed out at INSERT, not at COMMIT. Two providers applied at
+// once can commit out of id order: the version then stays the same across a commit, and every
+// cache keyed by it (the page totals memo here, the index everywhere else) keeps the catalogue
+// from before that commit. SQLite is not concerned: its applies hold the write lock from their
+// first statement to their commit, so ids and commits have one order.
+import { randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { applyCatalogInTransaction } from '../../src/storage/catalog-apply.js';
+import type { CatalogDatabase } from '../../src/storage/catalog-schema.js';
+import type { CatalogStore, InstanceQuery } from '../../src/storage/catalog-store.js';
+import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
+import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
+import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
+import { eventually, waitFor } from '../support/wait.js';
+import { run } from './catalog-fixtures.js';
+
+const EVERYTHING: InstanceQuery = {
+  filter: {},
+  sort: 'monthly_price',
+  order: 'asc',
+  limit: 10,
+  offset: 0,
+};
+
+const postgres = (await storeBackends()).filter((backend) => backend.name === 'postgres');
+for (const backend of postgres) {
+  describeStoreBackend('catalogue version order', backend, () => {
+    let database: IsolatedDatabase;
+    let store: CatalogStore;
+    let other: Kysely<CatalogDatabase>;
+    let watcher: pg.Client;
+    const applicationName = `cp_version_order_${randomUUID().slice(0, 8)}`;
+
+    beforeAll(async () => {
+      database = await backend.isolate();
+      const url = new URL(database.url);
+      url.searchParams.set('application_name', applicationName);
+      store = await createCatalogStore(url.toString(), {});
+      await store.migrate();
+      other = new Kysely<CatalogDatabase>({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url }) }),
+      });
+      watcher = new pg.Client({ connectionString: database.url });
+      await watcher.connect();
+    });
+    afterAll(async () => {
+      await watcher.end();
+      await other.destroy();
+      await store.close();
+      await database.drop();
+    });
+
+    it('version-ordering defect: a commit that took its run id before another commit still changes the version', async () => {
+      const [a, b] = generateCatalogs(120, 11);
+      await loadCatalogs(store, [a!, b!]);
+      const shrunkA = { ...a!, offers: a!.offers.slice(0, 5) };
+      const repricedB = {
+        ...b!,
+        offers: b!.offers.map((o) => ({ ...o, monthlyMicros: o.monthlyMicros + 1 })),
+      };
+
+      // A: applied (its run id taken) but not committed until released.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let appliedA = false;
+      const runA = run('provider_a', new Date(Date.now() + 1_000));
+      const committedA = other.transaction().execute(async (trx) => {
+        await applyCatalogInTransaction(trx, shrunkA, runA);
+        appliedA = true;
+        await gate;
+      });
+      await waitFor(() => appliedA, 10_000);
+
+      // B: a later run id. It either commits now (ids out of commit order) or waits for A.
+      const runB = run('provider_b', new Date(Date.now() + 2_000));
+      let settledB = false;
+      const committedB = store.applyProviderCatalog(repricedB, runB).finally(() => {
+        settledB = true;
+      });
+      const waitingForLock = async () =>
+        ((
+          await watcher.query(
+            `select 1 from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'`,
+            [applicationName],
+          )
+        ).rowCount ?? 0) > 0;
+      await eventually(async () => {
+        if (!settledB && !(await waitingForLock()))
+          throw new Error('B neither committed nor waits');
+      }, 8_000);
+
+      // A reader between the two commits memoises the total under the version it sees.
+      await store.queryInstances(EVERYTHING);
+
+      release();
+      await Promise.all([committedA, committedB]);
+      const expected = shrunkA.offers.length + repricedB.offers.length;
+      expect((await store.queryInstances(EVERYTHING)).total).toBe(expected);
+    });
+  });
+}
