@@ -45,7 +45,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     } satisfies Record<ProviderName, string>,
   });
   await store.migrate();
-  const infra = createInfra(config.redisUrl);
+  const infra = createInfra(config.redisUrl, { maxMemoryCounters: config.rateLimitMaxCounters });
   const metrics: Metrics =
     config.metricsPort === undefined ? noopMetrics : createPrometheusMetrics();
   const rates = createExchangeRates(config, log);

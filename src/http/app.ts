@@ -14,6 +14,7 @@ import { installErrorHandling } from './error-handler.js';
 import { AppError, MESSAGES } from './errors.js';
 import { registerJsonParser } from './json-body.js';
 import { openApiOptions } from './openapi.js';
+import { CounterStoreFullError } from '../infra/memory/memory-counter-store.js';
 import { createRateLimiter, rateLimitHeaders, type RateDecision } from './rate-limit.js';
 import { registerRoutes } from './routes/index.js';
 import { ErrorEnvelope } from './schemas/common.js';
@@ -97,9 +98,12 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     try {
       return await consume(scope, client, limit);
     } catch (error) {
-      // Fail closed (D11): no counter, no service.
+      // Fail closed (D11): no counter, no service. A full table (a flood of new client
+      // addresses) is an expected state, not a failure to log on every refused request.
       metrics.rateLimiterUnavailable(routeScope(request));
-      request.log.error({ err: error }, 'rate-limit counter store unavailable');
+      if (!(error instanceof CounterStoreFullError)) {
+        request.log.error({ err: error }, 'rate-limit counter store unavailable');
+      }
       throw new AppError('SERVICE_UNAVAILABLE', MESSAGES.SERVICE_UNAVAILABLE, undefined, {
         'retry-after': '5',
       });

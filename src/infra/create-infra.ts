@@ -20,11 +20,16 @@ export interface Infra {
  * `redisUrl` (e.g. `redis://host:6379/0`), or undefined / empty for the in-memory backends.
  * Returns at once: Redis connections are opened in the background and never throw here.
  */
-export function createInfra(redisUrl: string | undefined): Infra {
+export function createInfra(
+  redisUrl: string | undefined,
+  options: { readonly maxMemoryCounters?: number } = {},
+): Infra {
   const useRedis = redisUrl !== undefined && redisUrl !== '';
   const counters: CounterStore = useRedis
     ? new RedisCounterStore(redisUrl)
-    : new MemoryCounterStore();
+    : new MemoryCounterStore(
+        options.maxMemoryCounters === undefined ? {} : { maxKeys: options.maxMemoryCounters },
+      );
   const bus: InvalidationBus = useRedis
     ? new RedisInvalidationBus(redisUrl)
     : new MemoryInvalidationBus();

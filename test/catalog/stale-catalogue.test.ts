@@ -59,7 +59,7 @@ for (const backend of await storeBackends())
         return data;
       }, 10_000);
       expect(after.instances.map((i) => i.pricing.hourly_price)).toEqual(
-        before.instances.map(() => 0.01234),
+        before.instances.map(() => 0.0123),
       );
       expect(t.services.catalog.current?.version).toBe(await cli.catalogVersion());
     });

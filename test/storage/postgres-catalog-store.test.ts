@@ -83,6 +83,7 @@ for (const backend of (await storeBackends()).filter((b) => b.name === 'postgres
         return result.rows.map((r) => r.table_name);
       });
       expect(tables).toEqual([
+        'catalog_version',
         'instances',
         'kysely_migration',
         'kysely_migration_lock',
