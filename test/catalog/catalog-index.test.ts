@@ -32,6 +32,7 @@ function rows(count: number): InstanceRow[] {
       hourlyMicros: 5_000 + ((i * 7919) % 100_000),
       monthlyMicros: (5_000 + ((i * 7919) % 100_000)) * 730,
       available: 1,
+      observedAt: Date.UTC(2026, 10, 20),
     };
   });
 }
