@@ -51,6 +51,14 @@ for (const backend of await storeBackends())
       a!.offers.slice(0, AWKWARD_NAMES.length * 3).forEach((o, i) => {
         Object.assign(o, { instanceName: AWKWARD_NAMES[i % AWKWARD_NAMES.length] });
       });
+      // A divisor of 0 leaves a per-unit price without a value: last in both directions.
+      // (Specs belong to the instance type: every region's offer of the type changes.)
+      const noVcpu = a!.offers[30]!.instanceId;
+      const noMemory = a!.offers.find((o) => o.instanceId !== noVcpu)!.instanceId;
+      for (const o of a!.offers) {
+        if (o.instanceId === noVcpu) Object.assign(o, { vcpu: 0 });
+        if (o.instanceId === noMemory) Object.assign(o, { memoryMb: 0 });
+      }
       await loadCatalogs(store, catalogs);
       // Some records unavailable, so the index must leave them out as SQL does (D15).
       await loadCatalogs(store, [{ ...a!, offers: a!.offers.slice(0, -40) }]);
@@ -72,6 +80,18 @@ for (const backend of await storeBackends())
       });
       expect(index.size).toBe(all.total);
       expect(index.filter({}).map((r) => r.id)).toEqual(all.ids);
+    });
+
+    it('puts per-unit prices without a value (a divisor of 0) last in both directions, as SQL does', async () => {
+      for (const sort of ['price_per_vcpu', 'price_per_gb'] as const) {
+        for (const order of ['asc', 'desc'] as const) {
+          const query: InstanceQuery = { filter: {}, sort, order, limit: 100_000, offset: 0 };
+          const ids = index.query(query).ids;
+          expect(ids).toEqual((await store.queryInstances(query)).ids);
+          const last = index.get(ids.at(-1)!)!;
+          expect(sort === 'price_per_vcpu' ? last.vcpu : last.memoryMb).toBe(0);
+        }
+      }
     });
 
     it('answers every parsed query with the SQL path’s page, rows and total', async () => {

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
 import { toInstanceRecord } from '../../src/catalog/instance-json.js';
+import { moneyView } from '../../src/fx/convert.js';
+import type { LoadedRates } from '../../src/fx/rate-table.js';
 import { PROVIDER_NAMES, regionsOf } from '../../src/catalog/model.js';
 import type { InstanceRow } from '../../src/storage/catalog-store.js';
 
@@ -51,8 +53,39 @@ describe('CatalogIndex', () => {
     expect(index.get(row.id + 1)).toBeUndefined();
     expect(index.json(row.id + 1)).toBeUndefined();
     const list = index.records.slice(3, 6);
-    expect(JSON.parse(index.jsonArray(list).toString())).toEqual(list.map((r) => toInstanceRecord(r)));
+    expect(JSON.parse(index.jsonArray(list).toString())).toEqual(
+      list.map((r) => toInstanceRecord(r)),
+    );
     expect(index.jsonArray([]).toString()).toBe('[]');
+  });
+
+  it('serialises records in another currency with that currency’s prices, per rate table', () => {
+    const rates = (usd: bigint, jpy: bigint, source: string): LoadedRates => ({
+      asOf: '2026-11-20',
+      perEur: new Map([
+        ['EUR', { units: 1n, scale: 0 }],
+        ['USD', { units: usd, scale: 4 }],
+        ['JPY', { units: jpy, scale: 2 }],
+      ]),
+      kind: 'snapshot',
+      source,
+    });
+    const list = index.records.slice(40, 45);
+    for (const table of [rates(10_512n, 16_234n, 'first'), rates(10_512n, 17_001n, 'second')]) {
+      for (const currency of ['JPY', 'EUR']) {
+        const money = moneyView(table, currency);
+        // Twice: the second answer comes from the memo and must be the same.
+        for (let round = 0; round < 2; round++) {
+          expect(JSON.parse(index.jsonArray(list, money).toString())).toEqual(
+            list.map((r) => toInstanceRecord(r, money)),
+          );
+        }
+      }
+    }
+    // USD through a rate table is the JSON serialised at build.
+    expect(index.jsonArray(list, moneyView(rates(10_512n, 1n, 'x'), 'USD'))).toEqual(
+      index.jsonArray(list),
+    );
   });
 
   it('keeps records in id order whatever order the snapshot gave them in', () => {
