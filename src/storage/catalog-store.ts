@@ -176,7 +176,7 @@ export interface CatalogStore {
    * Returns a function that removes the listener.
    */
   onCommitted(listener: () => Promise<unknown>): () => void;
-    /** Appends a failed run to the sync history and queues its sync.failed deliveries (D42). */
+  /** Appends a failed run to the sync history and queues its sync.failed deliveries (D42). */
   recordFailedRun(run: SyncRunRecord): Promise<void>;
   providerStates(): Promise<readonly ProviderSyncState[]>;
   /** Newest successful sync of any provider (D19), or null. */
