@@ -10,6 +10,8 @@ import { CompareView } from './views/compare';
 import { InstancePage } from './views/instance-page';
 import { InstancesView } from './views/instances';
 import { RecommendView } from './views/recommend';
+import { RegionsView } from './views/regions';
+import { FEATURES } from './features';
 import { StatusView } from './views/status';
 import './styles.css';
 
@@ -25,6 +27,15 @@ const VIEWS: readonly ViewDef[] = [
   { id: 'instances', label: 'Instances', render: (p) => <InstancesView params={p} /> },
   { id: 'compare', label: 'Compare', render: (p) => <CompareView params={p} /> },
   { id: 'instance', label: 'Instance', render: (p) => <InstancePage params={p} />, hidden: true },
+  ...(FEATURES.instanceTypes
+    ? [
+        {
+          id: 'regions',
+          label: 'Regions',
+          render: (p: URLSearchParams) => <RegionsView params={p} />,
+        },
+      ]
+    : []),
   { id: 'recommend', label: 'Recommend', render: (p) => <RecommendView params={p} /> },
   { id: 'changes', label: 'Changes', render: (p) => <ChangesView params={p} /> },
   { id: 'status', label: 'Status', render: () => <StatusView /> },

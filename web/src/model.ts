@@ -233,3 +233,23 @@ export interface ChangesData {
   changes: ChangeItem[];
   next_cursor: string | null;
 }
+
+export interface InstanceTypeRow {
+  provider: string;
+  instance_id: string;
+  instance_name: string;
+  vcpu: number;
+  memory_mb: number;
+  gpu_count: number;
+  instance_family: string;
+  prices: Record<string, { id: number; hourly_price: number; monthly_price: number }>;
+  cheapest_region: string;
+  min_monthly_price: number;
+  max_monthly_price: number;
+  spread_pct: number | null;
+}
+export interface InstanceTypesData {
+  instance_types: InstanceTypeRow[];
+  pagination: { total: number; limit: number; offset: number; has_more: boolean };
+  metadata: { regions: string[]; available_in: string };
+}
