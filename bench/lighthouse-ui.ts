@@ -9,12 +9,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer } from './support/load.js';
+import { E2E_KEY, startUiServer } from '../test/e2e/support/ui-server.js';
 import { machineLine, writeSection } from './support/report.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROME_PATH = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
-const KEY = 'lighthouse-key-0123456789abcdef';
 const RUNS = 3;
 
 interface Report {
@@ -23,24 +22,13 @@ interface Report {
   environment: { benchmarkIndex: number };
 }
 
-execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-web.ts', '--if-needed'], {
-  cwd: ROOT,
-  stdio: 'inherit',
-});
+// The same server the browser tests use: `src/main.ts` as `npm start` runs it, UI built.
+const server = await startUiServer();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cloudprice-lighthouse-'));
-const server = startServer(path.join(ROOT, 'src/main.ts'), [], {
-  DATA_DIR: dataDir,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  SYNC_INTERVAL: '0',
-  LOG_LEVEL: 'info',
-  API_KEYS: KEY,
-});
 const reports: Report[] = [];
 const loads: string[] = [];
 try {
-  const base = await server.url;
-  const target = `${base}/ui/#key=${KEY}`;
+  const target = `${server.url}/ui/#key=${E2E_KEY}`;
   for (let run = 1; run <= RUNS; run++) {
     const out = path.join(dataDir, `report-${run}.json`);
     execFileSync(
