@@ -70,6 +70,8 @@ async function run(config: Config, log: Logger): Promise<void> {
       log.error({ err: error }, 'scheduled sync failed'),
     );
     stopRates = scheduleRateRefresh(services.rates, config.syncIntervalMs);
+    // Every replica delivers webhooks; the queue's leases keep each delivery to one of them.
+    services.deliveries.start();
 
     const address = await app.listen({ port: config.port, host: config.host });
     banner(log, address, services.keys, metricsServer?.url);

@@ -4,6 +4,7 @@ import { CatalogIndexHolder } from './catalog/index/catalog-index-holder.js';
 import { InstanceListing } from './catalog/instance-listing.js';
 import type { ProviderName } from './catalog/model.js';
 import type { Config } from './config.js';
+import { createDeliveryLoop, type DeliveryLoop } from './events/delivery-loop.js';
 import { createExchangeRates } from './fx/create-exchange-rates.js';
 import type { ExchangeRateService } from './fx/exchange-rates.js';
 import { withRateRefresh } from './fx/rates-schedule.js';
@@ -23,6 +24,11 @@ export interface Services extends AppServices {
   readonly rates: ExchangeRateService;
   /** Prometheus metrics when METRICS_PORT is set (D51), otherwise a no-op. */
   readonly metrics: Metrics;
+  /**
+   * Sends queued webhook deliveries (D42). The server starts it (every replica runs one); the
+   * CLI does not, so a `cloudprice sync` queues events that the servers deliver.
+   */
+  readonly deliveries: DeliveryLoop;
   close(): Promise<void>;
 }
 
@@ -75,6 +81,14 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   const unsubscribe = infra.bus.subscribe(() => void refreshCatalog());
   // Converted prices are cached per currency: new rates make them stale.
   const unsubscribeRates = rates.onChange(() => listing.invalidate());
+  const deliveries = createDeliveryLoop({
+    store: store.webhooks,
+    config: config.webhooks,
+    log,
+    metrics,
+  });
+  // A sync on any replica queues deliveries: look for them now rather than at the next poll.
+  const unsubscribeDeliveries = infra.bus.subscribe(() => deliveries.kick());
   const sync = withRateRefresh(
     createSyncService({
       store,
@@ -104,8 +118,11 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     health,
     rates,
     metrics,
+    deliveries,
     async close() {
       sync.abortAll();
+      unsubscribeDeliveries();
+      await deliveries.stop();
       unsubscribe();
       unsubscribeRates();
       unsubscribeCommits();

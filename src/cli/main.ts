@@ -7,6 +7,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './cli
 import { runHealthCommand } from './health-command.js';
 import { runKeysCommand } from './keys-command.js';
 import { runSyncCommand } from './sync-command.js';
+import { runWebhooksCommand } from './webhooks-command.js';
 
 export const USAGE = `Usage: cloudprice <command> [options]
 
@@ -16,6 +17,8 @@ Commands:
   keys revoke <fingerprint>   remove a key from the keys file (--force for the last one)
   sync [provider ...]         sync providers now (default: all) and print the results
   health                      print the health report; exit 0 only when healthy
+  webhooks list               print the webhook subscriptions (never their secrets)
+  webhooks deliveries         print recent webhook deliveries and their status
 
 Run \`cloudprice <command> --help\` for details. Configuration is read from the environment
 (and a .env file in the working directory), exactly as the server reads it.
@@ -27,6 +30,7 @@ const COMMANDS: Readonly<
   keys: runKeysCommand,
   sync: runSyncCommand,
   health: runHealthCommand,
+  webhooks: runWebhooksCommand,
 };
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {

@@ -90,6 +90,8 @@ export interface WebhookStore {
   claimDue(owner: string, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's result; ignored when `owner` no longer holds the lease. */
   recordAttempt(id: number, owner: string, result: AttemptResult): Promise<boolean>;
+  /** Removes delivered and given-up deliveries created before `before` (epoch ms). */
+  prune(before: number): Promise<number>;
   /** Newest first. */
   deliveries(options: { limit: number; webhookId?: string }): Promise<readonly Delivery[]>;
 }
@@ -296,6 +298,15 @@ export function createWebhookStore(
             }))
       ).executeTakeFirst();
       return Number(done.numUpdatedRows) > 0;
+    },
+
+    async prune(before) {
+      const result = await db()
+        .deleteFrom('webhook_deliveries')
+        .where('status', '!=', sql.lit('pending'))
+        .where('created_at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async deliveries({ limit, webhookId }) {

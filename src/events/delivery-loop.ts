@@ -1,0 +1,179 @@
+// The delivery loop every replica runs (D42): it claims due deliveries from the queue in the
+// database with a lease (so one replica sends each), sends them with bounded concurrency and
+// timeouts, and records each attempt: delivered, retried later on the backoff schedule, or
+// given up 24 hours after the event. Nothing here runs inside a sync or a request, so a slow or
+// dead target delays only its own deliveries.
+import { randomBytes } from 'node:crypto';
+import type { WebhookConfig } from '../config.js';
+import { noopMetrics, type Metrics } from '../observability/metrics.js';
+import type { AttemptResult, ClaimedDelivery, WebhookStore } from '../storage/webhook-store.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import { sendMessage } from './webhook-sender.js';
+
+/** Delivered and given-up rows are kept this long (for `cloudprice webhooks deliveries`). */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+export interface DeliveryLoopDeps {
+  readonly store: WebhookStore;
+  readonly config: WebhookConfig;
+  readonly log: { error(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
+  readonly metrics?: Metrics;
+  /** Epoch ms; tests move it to walk the retry schedule without waiting. */
+  readonly now?: () => number;
+  /** In [0, 1): the retry jitter; tests pin it to 0. */
+  readonly random?: () => number;
+  /** This replica's name in leases; random by default. */
+  readonly owner?: string;
+}
+
+export interface DeliveryLoop {
+  /** Polls every WEBHOOK_POLL_INTERVAL until stop(). */
+  start(): void;
+  /** Looks for due deliveries now instead of at the next poll (after a sync, say). */
+  kick(): void;
+  /**
+   * One pass: claims what is due (up to the free concurrency) and sends it; resolves with the
+   * number claimed once every one of those attempts is recorded.
+   */
+  runOnce(): Promise<number>;
+  /** Stops polling and waits for attempts in flight (each bounded by its timeouts). */
+  stop(): Promise<void>;
+}
+
+/**
+ * How long a claim holds: longer than one attempt can take (name resolution and the request,
+ * each bounded by the timeout), so a live sender never loses its claim; a dead one's claim
+ * lapses soon after and another replica sends the delivery.
+ */
+export function leaseMs(config: Pick<WebhookConfig, 'timeoutMs'>): number {
+  return 3 * config.timeoutMs;
+}
+
+export function createDeliveryLoop(deps: DeliveryLoopDeps): DeliveryLoop {
+  const { store, config, log } = deps;
+  const metrics = deps.metrics ?? noopMetrics;
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? Math.random;
+  const owner = deps.owner ?? `replica_${randomBytes(8).toString('hex')}`;
+  const lease = leaseMs(config);
+  const inFlight = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let claiming: Promise<number> | undefined;
+  let lastPrune = 0;
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const outcome = await sendMessage(
+      {
+        url: delivery.url,
+        secret: delivery.secret,
+        messageId: delivery.messageId,
+        body: delivery.payload,
+      },
+      {
+        timeoutMs: config.timeoutMs,
+        allowPrivate: config.allowPrivate,
+        nowSeconds: () => now() / 1000,
+      },
+    );
+    const at = now();
+    let result: AttemptResult;
+    if (outcome.ok) {
+      result = { ok: true, status: outcome.status, at };
+    } else {
+      const retryAt = nextAttemptAt(
+        delivery.createdAt.getTime(),
+        at,
+        delivery.attempts + 1,
+        config.retryBaseMs,
+        random(),
+      );
+      result = { ok: false, status: outcome.status, error: outcome.error, at, retryAt };
+    }
+    const label = result.ok ? 'delivered' : result.retryAt === null ? 'failed' : 'retrying';
+    let recorded = false;
+    try {
+      recorded = await store.recordAttempt(delivery.id, owner, result);
+    } catch (error) {
+      // The lease lapses and another pass (here or elsewhere) tries again: at least once.
+      log.error({ err: error, delivery: delivery.messageId }, 'could not record webhook attempt');
+    }
+    metrics.webhookDelivery(recorded ? label : 'lease_lost');
+    if (!result.ok && result.retryAt === null) {
+      log.error(
+        { delivery: delivery.messageId, webhook: delivery.webhookId, error: result.error },
+        'webhook delivery given up after its retry window',
+      );
+    }
+  }
+
+  function track(delivery: ClaimedDelivery): Promise<void> {
+    const done = attempt(delivery).finally(() => inFlight.delete(done));
+    inFlight.add(done);
+    return done;
+  }
+
+  async function prune(at: number): Promise<void> {
+    if (at - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = at;
+    await store.prune(at - DELIVERY_RETENTION_MS).catch((error: unknown) => {
+      log.error({ err: error }, 'could not prune old webhook deliveries');
+    });
+  }
+
+  /** Claims and starts attempts; resolves with them once claimed (not once sent). */
+  async function claim(): Promise<Promise<void>[]> {
+    const free = config.concurrency - inFlight.size;
+    if (free <= 0) return [];
+    const at = now();
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await store.claimDue(owner, at, lease, free);
+    } catch (error) {
+      log.error({ err: error }, 'could not claim webhook deliveries');
+      return [];
+    }
+    await prune(at);
+    return claimed.map(track);
+  }
+
+  /** One claim at a time per replica, so concurrency stays bounded. */
+  function claimOnce(): Promise<Promise<void>[]> {
+    const next = (claiming ?? Promise.resolve(0)).then(() => claim());
+    claiming = next.then((attempts) => attempts.length);
+    return next;
+  }
+
+  function schedule(): void {
+    if (!running) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      claimOnce().then(schedule, schedule);
+    }, config.pollIntervalMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      schedule();
+    },
+    kick() {
+      if (running) void claimOnce();
+    },
+    async runOnce() {
+      const attempts = await claimOnce();
+      await Promise.all(attempts);
+      return attempts.length;
+    },
+    async stop() {
+      running = false;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await claiming;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
