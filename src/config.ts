@@ -2,6 +2,7 @@
 // object; a bad value stops start-up with a message naming the variable.
 import path from 'node:path';
 import type { ProviderName } from './catalog/model.js';
+import { digestKey, type KeyDigest } from './keys/key-digest.js';
 import { DEFAULT_MAX_JSON_BYTES } from './sync/upstream/upstream-client.js';
 
 export interface ProviderSourceConfig {
@@ -18,8 +19,11 @@ export interface Config {
   readonly webDir: string;
   /** `postgres://…` for PostgreSQL, otherwise a SQLite file path (`sqlite:` prefix optional). */
   readonly databaseUrl: string;
-  /** Configured API keys; empty means "generate one in dataDir" (D6). */
-  readonly apiKeys: readonly string[];
+  /**
+   * SHA-256 digests of the keys in API_KEYS (D5: the keys themselves are not kept); empty means
+   * "use the keys file, or generate one in dataDir" (D6).
+   */
+  readonly apiKeyDigests: readonly KeyDigest[];
   readonly apiKeysFile: string | undefined;
   /** The one header trusted for the client address (D9), lower-cased; undefined = socket address. */
   readonly clientIpHeader: string | undefined;
@@ -38,6 +42,14 @@ export interface Config {
   readonly syncIntervalMs: number;
   /** Whole-request deadline, so a slow client cannot hold a connection (Fastify 5 sets none). */
   readonly requestTimeoutMs: number;
+  /**
+   * Deadline for a request's headers, counted from the connection's first byte or the previous
+   * response: a connection that sends nothing, or headers byte by byte, is closed after it.
+   * At most requestTimeoutMs.
+   */
+  readonly headersTimeoutMs: number;
+  /** Open client connections at most; further connections are closed as soon as accepted. */
+  readonly maxConnections: number;
   /** Upper bound of /instances response cache entries (least recently used evicted). */
   readonly cacheMaxEntries: number;
   /** How often each process checks the committed catalogue version, ms; 0 turns it off. */
@@ -151,6 +163,14 @@ function url(env: Env, name: string, fallback: string, schemes: readonly string[
   return raw;
 }
 
+/** A third of the default REQUEST_TIMEOUT: headers are small, only a slow client needs longer. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * Far above what a replica behind a balancer sees, far below the open-file limit Node raises
+ * itself to at start (the hard limit, usually 2^19 or more); each idle connection costs a few KB.
+ */
+const DEFAULT_MAX_CONNECTIONS = 4_096;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
@@ -182,11 +202,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       );
     }
   }
-  const apiKeys = list(env, 'API_KEYS');
-  for (const key of apiKeys) {
+  const apiKeyDigests = list(env, 'API_KEYS').map((key) => {
     if (key.length < 16)
       throw new ConfigError('API_KEYS entries must be at least 16 characters long');
-  }
+    return digestKey(key);
+  });
   const redisUrl = text(env, 'REDIS_URL');
   if (redisUrl !== undefined) url(env, 'REDIS_URL', redisUrl, ['redis:', 'rediss:']);
 
@@ -207,6 +227,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     if (ms <= 0) throw new ConfigError(`${name} must be longer than 0`);
     return ms;
   };
+  const requestTimeoutMs = duration(env, 'REQUEST_TIMEOUT', 30_000);
+  const headersTimeoutMs = duration(
+    env,
+    'HEADERS_TIMEOUT',
+    requestTimeoutMs > 0
+      ? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs)
+      : DEFAULT_HEADERS_TIMEOUT_MS,
+  );
+  if (headersTimeoutMs < 1 || (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs)) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT must be from 1ms to REQUEST_TIMEOUT (${requestTimeoutMs} ms), got ${headersTimeoutMs} ms`,
+    );
+  }
 
   const config: Config = {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -214,7 +247,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     webDir: path.resolve(cwd, text(env, 'WEB_DIR') ?? './dist/web'),
     databaseUrl: text(env, 'DATABASE_URL') ?? path.join(dataDir, 'cloudprice.db'),
-    apiKeys,
+    apiKeyDigests,
     apiKeysFile: text(env, 'API_KEYS_FILE'),
     clientIpHeader: clientIpHeader?.toLowerCase(),
     corsOrigins,
@@ -225,7 +258,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shutdownGraceMs: duration(env, 'SHUTDOWN_GRACE', 5_000),
     redisUrl,
     syncIntervalMs: duration(env, 'SYNC_INTERVAL', 6 * 3_600_000),
-    requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30_000),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    maxConnections: integer(env, 'MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
     cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
     catalogVersionPollMs: duration(env, 'CATALOG_VERSION_POLL', 1_000),
     rateLimitMaxCounters: integer(env, 'RATE_LIMIT_MAX_COUNTERS', 250_000, 1_000, 10_000_000),
@@ -264,6 +299,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 }
 
 function deepFreeze<T>(value: T): T {
+  // Buffers (the API key digests) cannot be frozen; nothing writes to them.
+  if (ArrayBuffer.isView(value)) return value;
   if (value && typeof value === 'object') {
     for (const inner of Object.values(value)) deepFreeze(inner);
     Object.freeze(value);

@@ -7,6 +7,7 @@ import { buildApp } from './http/app.js';
 import { createDrain } from './lifecycle/drain.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.js';
+import type { ResolvedKeys } from './keys/key-file.js';
 import { createServices } from './services.js';
 import { assertPortsFree, startupFailure } from './startup-errors.js';
 import { scheduleSyncs, syncIfEmpty } from './sync/sync-schedule.js';
@@ -121,29 +122,30 @@ async function run(config: Config, log: Logger): Promise<void> {
 function banner(
   processLog: Logger,
   address: string,
-  keys: { generatedKey?: string; file?: string; source: string },
+  keys: ResolvedKeys,
   metricsUrl: string | undefined,
 ): void {
   // Printed whatever LOG_LEVEL says (except silent): without it nobody learns the address or a
   // generated key. Still lines of the one logger, in its format.
   const log = processLog.child({}, { level: processLog.level === 'silent' ? 'silent' : 'info' });
   log.info({ url: address }, `cloudprice listening on ${address}`);
-  if (keys.generatedKey !== undefined) {
+  // Printed once; from here on the process holds only the key's digest (D5).
+  const generatedKey = keys.takeGeneratedKey();
+  if (generatedKey !== undefined) {
     log.info(
-      { keyFile: keys.file, apiKey: keys.generatedKey },
-      `Generated an API key (stored in ${keys.file}, mode 0600). Send it as X-API-Key: ${keys.generatedKey}`,
+      { keyFile: keys.file, apiKey: generatedKey },
+      `Generated an API key (stored in ${keys.file}, mode 0600). Send it as X-API-Key: ${generatedKey}`,
     );
     // D49: a link that opens the web UI with the key in it (the page stores the key and removes
     // it from the address bar).
-    const uiUrl = `${address}/ui/#key=${keys.generatedKey}`;
+    const uiUrl = `${address}/ui/#key=${generatedKey}`;
     log.info({ uiUrl }, `Open the web UI: ${uiUrl}`);
   } else if (keys.source === 'data-dir') {
     log.info({ keyFile: keys.file }, `API keys: ${keys.file} (send one as X-API-Key)`);
   } else {
     log.info({ keySource: keys.source }, `API keys: from ${keys.source}`);
   }
-  if (keys.generatedKey === undefined)
-    log.info({ uiUrl: `${address}/ui/` }, `Web UI: ${address}/ui/`);
+  if (generatedKey === undefined) log.info({ uiUrl: `${address}/ui/` }, `Web UI: ${address}/ui/`);
   if (metricsUrl !== undefined) {
     log.info({ metricsUrl }, `Prometheus metrics on ${metricsUrl}/metrics`);
   }

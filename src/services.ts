@@ -108,7 +108,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   return {
     config,
     keys,
-    apiKeys: keys.keys,
+    apiKeyDigests: keys.digests,
     store,
     infra,
     counters: infra.counters,

@@ -79,9 +79,10 @@ export async function withServices<T>(
     const { keys } = services;
     // createServices resolves the API keys and, on a fresh data directory, generates one (D6).
     // It is shown here once, as the server would, or nobody would ever see it.
-    if (keys.generatedKey !== undefined) {
+    const generatedKey = keys.takeGeneratedKey();
+    if (generatedKey !== undefined) {
       io.err(`Generated an API key (stored in ${keys.file}, mode 0600). Send it as X-API-Key:`);
-      io.err(`  ${keys.generatedKey}`);
+      io.err(`  ${generatedKey}`);
     }
     return await use(services);
   } finally {

@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { digestFingerprint, digestKey, type KeyDigest } from '../keys/key-digest.js';
 import { generateKey, keysFileOf } from '../keys/key-file.js';
 import {
   configOf,
@@ -42,7 +43,7 @@ const RESTART_NOTE =
 
 /** First 8 hex characters of the key's SHA-256: enough to tell keys apart, useless to an attacker. */
 export function keyFingerprint(key: string): string {
-  return fullFingerprint(key).slice(0, 8);
+  return digestFingerprint(digestKey(key));
 }
 
 function fullFingerprint(key: string): string {
@@ -169,7 +170,7 @@ function helpOnly(command: string, args: readonly string[], io: CliIo): boolean 
 
 /** API_KEYS wins over any file at start (resolveApiKeys), so editing the file would change nothing. */
 function refuseEnvironmentKeys(config: Config, io: CliIo): boolean {
-  if (config.apiKeys.length === 0) return false;
+  if (config.apiKeyDigests.length === 0) return false;
   io.err(
     'cloudprice: API_KEYS is set: its keys are managed in the environment, and the server ' +
       'ignores the keys file while it is set. Change API_KEYS (comma-separated; several keys ' +
@@ -195,9 +196,9 @@ function keysCreate(args: readonly string[], io: CliIo): number {
 function keysList(args: readonly string[], io: CliIo): number {
   if (helpOnly('keys list', args, io)) return EXIT_OK;
   const config = configOf(io);
-  let keys: readonly string[];
-  if (config.apiKeys.length > 0) {
-    keys = config.apiKeys;
+  let digests: readonly KeyDigest[];
+  if (config.apiKeyDigests.length > 0) {
+    digests = config.apiKeyDigests;
     io.err('Keys from API_KEYS (the keys file is ignored while it is set):');
   } else {
     const file = keysFileOf(config);
@@ -210,11 +211,11 @@ function keysList(args: readonly string[], io: CliIo): number {
       io.err(`No keys file at ${file}: the server generates a key there on its first start.`);
       return EXIT_OK;
     }
-    keys = keysInText(text);
+    digests = keysInText(text).map(digestKey);
     io.err(`Keys in ${file}:`);
   }
-  const distinct = [...new Set(keys)];
-  for (const key of distinct) io.out(keyFingerprint(key));
+  const distinct = [...new Map(digests.map((d) => [d.toString('hex'), d])).values()];
+  for (const digest of distinct) io.out(digestFingerprint(digest));
   io.err(`${distinct.length} key(s).`);
   return EXIT_OK;
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { InstanceListing } from '../catalog/instance-listing.js';
 import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
 import type { Config } from '../config.js';
+import type { KeyDigest } from '../keys/key-digest.js';
 import type { DrainState } from '../lifecycle/drain.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { CounterStore } from '../infra/counter-store.js';
@@ -13,8 +14,8 @@ import type { ExchangeRateService } from '../fx/exchange-rates.js';
 /** What the HTTP layer is given by the composition root (src/services.ts). */
 export interface AppServices {
   readonly config: Config;
-  /** The keys accepted in X-API-Key (configured or generated, D5/D6). */
-  readonly apiKeys: readonly string[];
+  /** SHA-256 digests of the keys accepted in X-API-Key (configured or generated, D5/D6). */
+  readonly apiKeyDigests: readonly KeyDigest[];
   readonly store: CatalogStore;
   readonly counters: CounterStore;
   readonly listing: InstanceListing;

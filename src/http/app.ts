@@ -2,9 +2,14 @@
 // DECISIONS fixes: CORS preflight, rate limit, authentication, body, then validation.
 // It never listens; main.ts does, and tests inject into it or listen on port 0.
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
+import type { Config } from '../config.js';
 import { createLogger, silentLogger } from '../observability/logger.js';
 import { noopMetrics } from '../observability/metrics.js';
 import { createApiKeyVerifier } from './auth.js';
@@ -47,18 +52,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Fastify 5 leaves Node's request timeout off. Ours bounds the whole request (headers and
-    // body); Node only checks it every connectionsCheckingInterval, 30 s by default, so check
-    // more often than the timeout itself.
-    serverFactory: (handler) =>
-      createServer(
-        {
-          requestTimeout: config.requestTimeoutMs,
-          headersTimeout: config.requestTimeoutMs,
-          connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
-        },
-        handler,
-      ),
+    serverFactory: (handler) => createHttpServer(config, logger, handler),
     clientErrorHandler: handleClientError,
     genReqId: () => randomUUID(),
     return503OnClosing: true,
@@ -73,7 +67,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
 
   const cors = createCorsPolicy(config.corsOrigins);
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
-  const verifyKey = createApiKeyVerifier(services.apiKeys);
+  const verifyKey = createApiKeyVerifier(services.apiKeyDigests);
   const consume = createRateLimiter(services.counters, services.now);
   const metrics = services.metrics ?? noopMetrics;
   if (metrics.enabled) {
@@ -166,6 +160,44 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
 
   await registerRoutes(app, services);
   return app;
+}
+
+/**
+ * Node's server with our connection bounds. Fastify 5 leaves Node's request timeout off; ours
+ * bounds the whole request (headers and body), and the headers alone get a much shorter deadline,
+ * so slow or silent clients each hold a socket for HEADERS_TIMEOUT, not REQUEST_TIMEOUT. Node
+ * checks both every connectionsCheckingInterval (30 s by default), so check more often than the
+ * timeouts themselves. MAX_CONNECTIONS bounds what they can hold at once: beyond it a new
+ * connection is closed as soon as it is accepted, and the refusals are logged once a minute.
+ */
+function createHttpServer(
+  config: Config,
+  logger: FastifyBaseLogger,
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Server {
+  const server = createServer(
+    {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+    },
+    handler,
+  );
+  server.maxConnections = config.maxConnections;
+  let refused = 0;
+  let loggedAt = -Infinity;
+  server.on('drop', () => {
+    refused += 1;
+    const now = performance.now();
+    if (now - loggedAt < 60_000) return;
+    logger.warn(
+      { maxConnections: config.maxConnections, refused },
+      'connections refused: MAX_CONNECTIONS open connections',
+    );
+    loggedAt = now;
+    refused = 0;
+  });
+  return server;
 }
 
 export function payloadTooLarge(): AppError {

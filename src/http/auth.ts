@@ -1,15 +1,17 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { digestKey, type KeyDigest } from '../keys/key-digest.js';
 
 /**
- * API key check (D5): only SHA-256 digests of the configured keys are kept; a candidate is
+ * API key check (D5): it is given only SHA-256 digests of the configured keys; a candidate is
  * hashed and compared with `timingSafeEqual` against every configured digest, without stopping
  * at a match, so neither the length nor the content of a wrong key changes the timing.
  */
-export function createApiKeyVerifier(keys: readonly string[]): (candidate: unknown) => boolean {
-  const digests = keys.map(digest);
-  const decoy = digest('');
+export function createApiKeyVerifier(
+  digests: readonly KeyDigest[],
+): (candidate: unknown) => boolean {
+  const decoy = digestKey('');
   return (candidate) => {
-    const given = typeof candidate === 'string' ? digest(candidate) : decoy;
+    const given = typeof candidate === 'string' ? digestKey(candidate) : decoy;
     let match = false;
     for (const expected of digests) {
       // Bitwise OR, not ||: every digest is compared whatever the earlier results were.
@@ -17,8 +19,4 @@ export function createApiKeyVerifier(keys: readonly string[]): (candidate: unkno
     }
     return match && typeof candidate === 'string';
   };
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }

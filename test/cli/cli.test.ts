@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createApiKeyVerifier } from '../../src/http/auth.js';
+import { digestKey } from '../../src/keys/key-digest.js';
 import { resolveApiKeys } from '../../src/keys/key-file.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -66,8 +67,8 @@ const fingerprint = (key: string) =>
 /** The keys a server started now would accept, by the server's own code. */
 function serverAccepts(dataDir: string, key: string): boolean {
   const resolved = resolveApiKeys(loadConfig({ DATA_DIR: dataDir }, ROOT));
-  expect(resolved.generatedKey).toBeUndefined();
-  return createApiKeyVerifier(resolved.keys)(key);
+  expect(resolved.takeGeneratedKey()).toBeUndefined();
+  return createApiKeyVerifier(resolved.digests)(key);
 }
 
 const mode = (file: string) => statSync(file).mode & 0o777;
@@ -117,7 +118,7 @@ describe('cloudprice keys', () => {
     expect(run.stdout).toMatch(/restart/i);
     expect(serverAccepts(dataDir, first)).toBe(false);
     expect(serverAccepts(dataDir, second)).toBe(true);
-    expect(resolveApiKeys(loadConfig(env, ROOT)).keys).toEqual([second]);
+    expect(resolveApiKeys(loadConfig(env, ROOT)).digests).toEqual([digestKey(second)]);
     expect(mode(keyFile)).toBe(0o600);
   });
 
