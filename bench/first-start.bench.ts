@@ -8,9 +8,10 @@
 //     provider_c parse workers too), summarised as the functions with the most self time.
 // It removes and rebuilds this checkout's dist/. Writes its section of docs/performance.md.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { topFrames } from './support/cpu-profile.js';
 import { machineLine, uptime, writeSection } from './support/report.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -123,58 +124,6 @@ function phases(run: Timed): string {
   return parts.filter((p) => p !== '').join(', ');
 }
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
-
-/** Where a frame's code lives: a package, one of our files, Node's internals, or V8 itself. */
-function owner(url: string, functionName: string): string {
-  if (url === '') return functionName.startsWith('(') ? functionName : 'native (V8, libuv)';
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return `package ${pkg[1]}`;
-  if (url.startsWith('node:')) return 'Node.js internals (module loading, streams...)';
-  return url.replace(`file://${ROOT}/`, '');
-}
-
-/** Self time per function and per owner over every profile in `dir`, the largest first. */
-function topFrames(dir: string, count: number) {
-  const byFunction = new Map<string, number>();
-  const byOwner = new Map<string, number>();
-  let totalMs = 0;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
-    const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
-      nodes: ProfileNode[];
-      samples: number[];
-      timeDeltas: number[];
-    };
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    profile.samples.forEach((id, i) => {
-      const frame = byId.get(id)!.callFrame;
-      if (frame.functionName === '(idle)') return;
-      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-      const where = frame.url.replace(`file://${ROOT}/`, '').replace(/^.*node_modules\//, '');
-      const key = frame.functionName.startsWith('(')
-        ? frame.functionName
-        : `${frame.functionName || '(anonymous)'} ${where}:${frame.lineNumber + 1}`;
-      byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
-      const who = owner(frame.url, frame.functionName);
-      byOwner.set(who, (byOwner.get(who) ?? 0) + ms);
-      totalMs += ms;
-    });
-  }
-  const rows = (map: Map<string, number>) =>
-    [...map.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, count)
-      .map(
-        ([key, ms]) => `| ${ms.toFixed(0)} | ${((ms / totalMs) * 100).toFixed(1)}% | \`${key}\` |`,
-      );
-  return { functions: rows(byFunction), owners: rows(byOwner), totalMs };
-}
-
 const loadAtStart = uptime();
 const results: string[] = [];
 const npmStart = async (label: string) => {
@@ -228,7 +177,7 @@ try {
     'dist/src/main.js',
   ]);
   // The profile is written as the process exits (firstStart waits for that).
-  profile = topFrames(profileDir, 15);
+  profile = topFrames(profileDir, 15, ROOT);
 } finally {
   rmSync(profileDir, { recursive: true, force: true });
 }

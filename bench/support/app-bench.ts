@@ -70,12 +70,13 @@ export async function instancesCase(
 }
 
 /** The app on `dir`'s database, with a counter table large enough for a whole bench. */
-export function startApp(dir: string, catalogue: string, env: Record<string, string> = {}) {
-  return startServer(APP, [dir, catalogue], {
-    API_KEYS: KEY,
-    ...benchEnv,
-    ...env,
-  });
+export function startApp(
+  dir: string,
+  catalogue: string,
+  env: Record<string, string> = {},
+  nodeOptions: readonly string[] = [],
+) {
+  return startServer(APP, [dir, catalogue], { API_KEYS: KEY, ...benchEnv, ...env }, nodeOptions);
 }
 
 export async function fill(dir: string, catalogue: string): Promise<void> {

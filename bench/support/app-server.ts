@@ -9,6 +9,9 @@
 // Environment as for the service (CACHE_MAX_ENTRIES, METRICS_PORT, RATE_LIMIT_MAX_COUNTERS...).
 // Prints `listening <url>` and, when METRICS_PORT is set, a `LOG {"msg":"metrics",...}` line;
 // every line the services log comes out as `LOG <json>` (the harness reads build times there).
+// BENCH_PROFILE_DIR: see profilerOnSignal.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
@@ -67,10 +70,32 @@ if (metricsServer) log.info({ url: metricsServer.url }, 'metrics');
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 log.info({ start_ms: Math.round(performance.now() - started) }, 'started');
 console.log(`listening ${address}`);
+const profile = await profilerOnSignal(process.env.BENCH_PROFILE_DIR);
 process.on('SIGTERM', () => {
-  void app
-    .close()
+  void profile()
+    .then(() => app.close())
     .then(() => metricsServer?.close())
     .then(() => services.close())
     .then(() => process.exit(0));
 });
+
+/**
+ * With BENCH_PROFILE_DIR set, SIGUSR2 starts V8's CPU profiler on this (the request) thread, so
+ * that a profile covers the load only, not the start-up; the returned function writes it.
+ */
+async function profilerOnSignal(dir: string | undefined): Promise<() => Promise<void>> {
+  if (dir === undefined || dir === '') return () => Promise.resolve();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  let running = false;
+  process.on('SIGUSR2', () => {
+    running = true;
+    void session.post('Profiler.start');
+  });
+  return async () => {
+    if (!running) return;
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(path.join(dir, `load-${process.pid}.cpuprofile`), JSON.stringify(profile));
+  };
+}

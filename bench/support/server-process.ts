@@ -14,6 +14,7 @@ export interface ServerProcess {
   rssMb(): number;
   /** True while the process runs. */
   alive(): boolean;
+  signal(name: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -54,6 +55,7 @@ export function startServer(
     logs,
     rssMb: () => rssMb(pid),
     alive: () => child.exitCode === null && child.signalCode === null,
+    signal: (name) => child.kill(name),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -1,0 +1,66 @@
+// npx tsx bench/profile-app.ts <new-filter|cached|recommend> [catalogue] — where the app spends
+// its CPU under one bench's load: wrk for 5 s to warm up, then the app's CPU profiler (request
+// thread) during BENCH_SECONDS (10) more of wrk, every request from a new client address; then
+// the functions and the code owners with the most self time. Prints them; writes nothing. catalogue: `snapshots` (default) or
+// `generated:<records>`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import { CLIENT_HEADER } from './support/bench-settings.js';
+import { topFrames } from './support/cpu-profile.js';
+import { uptime } from './support/report.js';
+import { CONNECTIONS, SECONDS } from './support/side-by-side.js';
+import { requireWrk, runWrk } from './support/wrk.js';
+
+const [which = 'new-filter', catalogue = 'snapshots'] = process.argv.slice(2);
+const ROOT = path.resolve(import.meta.dirname, '..');
+requireWrk();
+const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-profile-'));
+const profiles = path.join(dir, 'profiles');
+try {
+  await fill(dir, catalogue);
+  mkdirSync(profiles);
+  const app = startApp(dir, catalogue, { BENCH_PROFILE_DIR: profiles });
+  const url = await app.url;
+  const body = path.join(dir, 'request.json');
+  writeFileSync(
+    body,
+    JSON.stringify({
+      stack: ['nginx', 'nodejs', 'postgresql', 'redis'],
+      scale: 'medium',
+      budget_max: 80,
+    }),
+  );
+  const options =
+    which === 'recommend'
+      ? { path: '/recommend', method: 'POST' as const, bodyFile: body }
+      : { path: which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH };
+  const load = (seconds: number, firstAddress: number) =>
+    runWrk({
+      url: `${url}${options.path}`,
+      seconds,
+      connections: CONNECTIONS,
+      clientHeader: CLIENT_HEADER,
+      firstAddress,
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      ...(options.method && { method: options.method, bodyFile: options.bodyFile }),
+    });
+  const warm = await load(5, 0);
+  app.signal('SIGUSR2');
+  const result = await load(SECONDS, warm.addressesUsed + 1);
+  await app.stop(); // the profile is written as it exits
+  console.log(
+    `${which} on ${catalogue}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(1)} ms, ` +
+      `${result.non2xx} >= 400, load ${uptime()}`,
+  );
+  const profile = topFrames(profiles, 25, ROOT);
+  console.log(
+    `\nCPU not idle: ${profile.totalMs.toFixed(0)} ms\n\n| self ms | share | code |\n| ---: | ---: | --- |`,
+  );
+  console.log(profile.owners.join('\n'));
+  console.log('\n| self ms | share | function |\n| ---: | ---: | --- |');
+  console.log(profile.functions.join('\n'));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
