@@ -9,7 +9,7 @@
 // Environment as for the service (CACHE_MAX_ENTRIES, METRICS_PORT, RATE_LIMIT_MAX_COUNTERS...).
 // Prints `listening <url>` and, when METRICS_PORT is set, a `LOG {"msg":"metrics",...}` line;
 // every line the services log comes out as `LOG <json>` (the harness reads build times there).
-// BENCH_PROFILE_DIR: see profilerOnSignal.
+// BENCH_PROFILE_DIR: see profilerOnSignal. BENCH_MEMORY_LOG=<ms>: a `memory` line that often.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
@@ -70,6 +70,10 @@ if (metricsServer) log.info({ url: metricsServer.url }, 'metrics');
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 log.info({ start_ms: Math.round(performance.now() - started) }, 'started');
 console.log(`listening ${address}`);
+const memoryEvery = Number(process.env.BENCH_MEMORY_LOG ?? 0);
+if (memoryEvery > 0) {
+  setInterval(() => log.info({ at: Date.now(), ...process.memoryUsage() }, 'memory'), memoryEvery);
+}
 const profile = await profilerOnSignal(process.env.BENCH_PROFILE_DIR);
 process.on('SIGTERM', () => {
   void profile()
