@@ -31,6 +31,12 @@ const ROUTES: readonly RouteCase[] = [
     limit: 100,
     status: 200,
   },
+  {
+    name: 'GET /instance-types',
+    request: { method: 'GET', url: '/instance-types?limit=1' },
+    limit: 100,
+    status: 200,
+  },
   // Unknown in an empty catalogue: 404 after the checks.
   {
     name: 'GET /instances/{id}/history',

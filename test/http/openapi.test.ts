@@ -46,6 +46,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/changes',
       '/health',
+      '/instance-types',
       '/instances',
       '/instances/{id}/history',
       '/openapi.json',

@@ -9,7 +9,6 @@ export function instanceTypesBody(
   records: readonly InstanceRow[],
   query: InstanceTypesQuery,
   lastSync: Date | null,
-  started: number = performance.now(),
 ): object {
   const page = instanceTypesPage(records, query);
   const { limit, offset, money } = query;
@@ -25,7 +24,6 @@ export function instanceTypesBody(
       },
       metadata: {
         last_sync: lastSync === null ? null : lastSync.toISOString(),
-        query_time_ms: Math.round(performance.now() - started),
         filters_applied: query.filtersApplied,
         regions: query.regions,
         available_in: query.availableIn,

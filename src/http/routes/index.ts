@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../app-services.js';
 import { healthRoute } from './health.js';
 import { historyRoutes } from './history.js';
+import { instanceTypesRoute } from './instance-types.js';
 import { instancesRoute } from './instances.js';
 import { openApiRoute } from './openapi.js';
 import { recommendRoute } from './recommend.js';
@@ -12,6 +13,7 @@ import { webhookRoutes } from './webhooks.js';
 export async function registerRoutes(app: FastifyInstance, services: AppServices): Promise<void> {
   healthRoute(app, services);
   instancesRoute(app, services);
+  instanceTypesRoute(app, services);
   historyRoutes(app, services);
   syncRoute(app, services);
   recommendRoute(app, services);
