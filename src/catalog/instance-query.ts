@@ -5,6 +5,8 @@ import { moneyView, type MoneyView } from '../fx/convert.js';
 import { currenciesOf, type LoadedRates } from '../fx/rate-table.js';
 import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from './money.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from './model.js';
+import { parseRegionList } from './region-list.js';
+import { foldAsciiCase, SEARCH_MAX_CHARS } from './text-search.js';
 
 export const SORT_FIELDS = [
   'price',
@@ -40,6 +42,8 @@ const SORT_COLUMN: Readonly<Record<SortField, SortColumn>> = {
 export const MAX_OFFSET = 1_000_000;
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
+/** D47: a CSV export may ask for this many rows at once. */
+export const CSV_MAX_LIMIT = 10_000;
 
 /** The filter parameters in their fixed order: filters_applied and the cache key follow it. */
 export const FILTER_PARAMETERS = [
@@ -52,6 +56,7 @@ export const FILTER_PARAMETERS = [
   'max_price',
   'instance_family',
   'has_gpu',
+  'q',
 ] as const;
 type FilterParameter = (typeof FILTER_PARAMETERS)[number];
 export type FiltersApplied = Partial<Record<FilterParameter, string | number | boolean>>;
@@ -172,6 +177,42 @@ function notAbove(
   }
 }
 
+/**
+ * `region`: one code exactly as D17 has it, or (extension D53) a comma-separated list of codes.
+ * The codes the query runs with, in REGION_CODES order (so every spelling of one list is one
+ * query and one echo).
+ */
+function regionFilter(raw: Raw): readonly string[] | undefined {
+  const text = single(raw, 'region');
+  if (text === undefined) return undefined;
+  if (!text.includes(',')) return [oneOf(raw, 'region', REGION_CODES)!];
+  const parsed = parseRegionList(text);
+  if (!parsed.ok) {
+    throw new Problem({
+      parameter: 'region',
+      value: text,
+      reason: `${parsed.reason} (one region code, or a comma-separated list of them)`,
+      allowed: REGION_CODES,
+    });
+  }
+  return REGION_CODES.filter((code) => parsed.codes.includes(code));
+}
+
+/** `q` (extension D54): 1 to SEARCH_MAX_CHARS printable characters, ASCII case folded. */
+function searchText(raw: Raw): string | undefined {
+  const text = single(raw, 'q');
+  if (text === undefined) return undefined;
+  // eslint-disable-next-line no-control-regex
+  if (text.length === 0 || text.length > SEARCH_MAX_CHARS || /[\u0000-\u001f\u007f]/.test(text)) {
+    throw new Problem({
+      parameter: 'q',
+      value: text,
+      reason: `must be 1 to ${SEARCH_MAX_CHARS} characters without control characters`,
+    });
+  }
+  return foldAsciiCase(text);
+}
+
 /** The filter's fields in a fixed (name) order, whatever order they were set in. */
 function filterKeyParts(filter: InstanceFilter): [string, unknown][] {
   return Object.entries(filter).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -181,18 +222,30 @@ function filterKeyParts(filter: InstanceFilter): [string, unknown][] {
  * `rates`: the exchange rates in use, which decide the currencies allowed (D43); without them
  * only USD is.
  */
-export function parseInstanceQuery(raw: Raw, rates?: LoadedRates): ParseResult {
+export interface ParseOptions {
+  /** Largest `limit` accepted: MAX_LIMIT for JSON, CSV_MAX_LIMIT for a CSV export (D47). */
+  readonly maxLimit?: number;
+}
+
+export function parseInstanceQuery(
+  raw: Raw,
+  rates?: LoadedRates,
+  options: ParseOptions = {},
+): ParseResult {
   try {
-    return { ok: true, value: parse(raw, rates) };
+    return { ok: true, value: parse(raw, rates, options.maxLimit ?? MAX_LIMIT) };
   } catch (error) {
     if (error instanceof Problem) return { ok: false, problem: error.problem };
     throw error;
   }
 }
 
-function parse(raw: Raw, rates: LoadedRates | undefined): ParsedInstanceQuery {
+function parse(raw: Raw, rates: LoadedRates | undefined, maxLimit: number): ParsedInstanceQuery {
   const provider = oneOf(raw, 'provider', PROVIDER_NAMES);
-  const region = oneOf(raw, 'region', REGION_CODES);
+  const regions = regionFilter(raw);
+  const region = regions?.length === 1 ? regions[0] : undefined;
+  const regionList = regions !== undefined && regions.length > 1 ? regions : undefined;
+  const text = searchText(raw);
   const minVcpu = integer(raw, 'min_vcpu', 0, 1_000_000);
   const maxVcpu = integer(raw, 'max_vcpu', 0, 1_000_000);
   const minMemoryGb = decimal(raw, 'min_memory_gb');
@@ -202,7 +255,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined): ParsedInstanceQuery {
   const hasGpuText = oneOf(raw, 'has_gpu', ['true', 'false'] as const);
   const sortBy = oneOf(raw, 'sort_by', SORT_FIELDS);
   const order = oneOf(raw, 'order', ['asc', 'desc'] as const) ?? 'asc';
-  const limit = integer(raw, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
+  const limit = integer(raw, 'limit', 1, maxLimit) ?? DEFAULT_LIMIT;
   const offset = integer(raw, 'offset', 0, MAX_OFFSET) ?? 0;
   const currency = oneOf(raw, 'currency', currenciesOf(rates)) ?? 'USD';
   const prices = moneyView(rates, currency);
@@ -212,7 +265,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined): ParsedInstanceQuery {
   const hasGpu = hasGpuText === undefined ? undefined : hasGpuText === 'true';
   const applied: Record<FilterParameter, string | number | boolean | undefined> = {
     provider,
-    region,
+    region: regions?.join(','),
     min_vcpu: minVcpu,
     max_vcpu: maxVcpu,
     min_memory_gb: minMemoryGb,
@@ -221,6 +274,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined): ParsedInstanceQuery {
     max_price: maxPriceMicros === undefined ? undefined : microsToDollars(maxPriceMicros),
     instance_family: family,
     has_gpu: hasGpu,
+    q: text,
   };
   const filtersApplied: FiltersApplied = {};
   for (const name of FILTER_PARAMETERS) {
@@ -231,6 +285,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined): ParsedInstanceQuery {
   const filter: InstanceFilter = {
     ...(provider !== undefined && { provider }),
     ...(region !== undefined && { region }),
+    ...(regionList !== undefined && { regions: regionList }),
     ...(minVcpu !== undefined && { minVcpu }),
     ...(maxVcpu !== undefined && { maxVcpu }),
     // D18: memory_mb / 1024 compared with the GB bound, i.e. memory_mb against GB x 1024.
@@ -248,6 +303,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined): ParsedInstanceQuery {
     }),
     ...(family !== undefined && { family }),
     ...(hasGpu !== undefined && { hasGpu }),
+    ...(text !== undefined && { text }),
   };
   const sort = SORT_COLUMN[sortBy ?? 'monthly_price'];
   const query: InstanceQuery = { filter, sort, order, limit, offset };

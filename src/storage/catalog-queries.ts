@@ -15,6 +15,7 @@ import type {
   ProvidersTable,
   RegionsTable,
 } from './catalog-schema.js';
+import { containsPattern } from '../catalog/text-search.js';
 import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
 import type {
   CandidateQuery,
@@ -98,6 +99,23 @@ export function filterConditions(
 
   if (filter.provider !== undefined) conditions.push(eb('pv.name', '=', filter.provider));
   if (filter.region !== undefined) conditions.push(eb('r.region_code', '=', filter.region));
+  if (filter.regions !== undefined) {
+    // An empty list matches nothing (the parser never makes one).
+    conditions.push(
+      filter.regions.length === 0 ? sql<SqlBool>`1 = 0` : eb('r.region_code', 'in', filter.regions),
+    );
+  }
+  if (filter.text !== undefined) {
+    // lower() folds ASCII letters only, on SQLite and on PostgreSQL's "C" collation (which
+    // instance_name has; instance_id is ASCII by its upstream schemas): as foldAsciiCase does.
+    const pattern = containsPattern(filter.text);
+    conditions.push(
+      eb.or([
+        sql<SqlBool>`lower(${eb.ref('i.instance_id')}) like ${pattern} escape '\\'`,
+        sql<SqlBool>`lower(${eb.ref('i.instance_name')}) like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
   const minVcpu = atLeast(filter.minVcpu, 'minVcpu');
   if (minVcpu !== undefined) conditions.push(eb('i.vcpu', '>=', minVcpu));
   const maxVcpu = atMost(filter.maxVcpu, 'maxVcpu');

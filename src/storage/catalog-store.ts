@@ -21,6 +21,16 @@ export type SortColumn =
 export interface InstanceFilter {
   readonly provider?: ProviderName;
   readonly region?: string;
+  /**
+   * Any of these region codes (extension D53: `region=a,b`): two or more, in REGION_CODES order;
+   * a single code is `region`.
+   */
+  readonly regions?: readonly string[];
+  /**
+   * Extension D54 (`q`): instance_id or instance_name contains this text, compared with ASCII
+   * letters folded to lower case (foldAsciiCase); the text is already folded.
+   */
+  readonly text?: string;
   readonly minVcpu?: number;
   readonly maxVcpu?: number;
   /** Memory bounds in MB (the API's GB bounds x 1024, D18). */

@@ -65,7 +65,7 @@ describe('GET /instances', () => {
     expect(second.body.data.metadata.cached).toBe(true);
     expect(second.body.data.instances).toEqual(first.body.data.instances);
     expect(second.response.headers['cache-control']).toBe('public, max-age=300');
-    expect(second.response.headers.vary).toBe('X-API-Key');
+    expect(second.response.headers.vary).toBe('X-API-Key, Accept');
   });
 
   it('applies every filter and echoes the parsed values in filters_applied', async () => {

@@ -27,6 +27,7 @@ import type {
 } from '../../storage/catalog-store.js';
 import { toInstanceRecord } from '../instance-json.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES } from '../model.js';
+import { foldAsciiCase } from '../text-search.js';
 import { buildColumnOrders, lowerBound, SORT_COLUMNS, type ColumnOrders } from './sort-orders.js';
 
 /** Upper bound of the candidate-list memo, in list entries (8 bytes each): about 8 MB. */
@@ -206,6 +207,19 @@ export class CatalogIndex {
     this.#marks = new Uint8Array(n);
   }
 
+  /**
+   * Per position, the folded instance_id and instance_name joined by a character neither can
+   * hold (q has no control characters), so one includes() tests both and never matches across.
+   */
+  #searchText: readonly string[] | undefined;
+
+  #searchable(): readonly string[] {
+    this.#searchText ??= this.records.map(
+      (row) => `${foldAsciiCase(row.instanceId)}\u0000${foldAsciiCase(row.instanceName)}`,
+    );
+    return this.#searchText;
+  }
+
   /** Builds the index of one snapshot. Linear in the records apart from 8 sorts. */
   static build(snapshot: CatalogSnapshot): CatalogIndex {
     return new CatalogIndex(snapshot);
@@ -327,6 +341,19 @@ export class CatalogIndex {
     const family = filter.family === undefined ? -1 : INSTANCE_FAMILIES.indexOf(filter.family);
     const region = filter.region === undefined ? -1 : (this.#regionCodes.get(filter.region) ?? -2);
     if (region === -2 || (filter.provider !== undefined && provider < 0)) return EMPTY_PAGE;
+    // D53: any of several regions, as a mask over this index's region numbers.
+    let regionMask: Uint8Array | undefined;
+    if (filter.regions !== undefined) {
+      regionMask = new Uint8Array(this.#regionCodes.size);
+      for (const code of filter.regions) {
+        const number = this.#regionCodes.get(code);
+        if (number !== undefined) regionMask[number] = 1;
+      }
+      if (!regionMask.includes(1)) return EMPTY_PAGE;
+    }
+    // D54: the folded ids and names, made on the first search of this version.
+    const text = filter.text;
+    const searchable = text === undefined ? undefined : this.#searchable();
     if (filter.family !== undefined && family < 0) return EMPTY_PAGE;
     const gpu = filter.hasGpu === undefined ? 0 : filter.hasGpu ? 1 : 2;
 
@@ -369,6 +396,8 @@ export class CatalogIndex {
       if (monthly[p]! > maxMonthly) continue;
       if (provider >= 0 && providers[p] !== provider) continue;
       if (region >= 0 && regions[p] !== region) continue;
+      if (regionMask !== undefined && regionMask[regions[p]!] === 0) continue;
+      if (searchable !== undefined && !searchable[p]!.includes(text!)) continue;
       if (family >= 0 && families[p] !== family) continue;
       if (gpu !== 0 && (gpu === 1) !== gpus[p]! > 0) continue;
       ranks[total++] = rank[p]!;

@@ -1,24 +1,34 @@
-import type { FastifyInstance } from 'fastify';
-import { echoValue } from '../../catalog/echo-value.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { exportInstancesCsv } from '../../catalog/instance-export.js';
 import { CACHE_TTL_SECONDS } from '../../catalog/instance-listing.js';
-import { parseInstanceQuery } from '../../catalog/instance-query.js';
+import { CSV_MAX_LIMIT, MAX_LIMIT, parseInstanceQuery } from '../../catalog/instance-query.js';
 import { parseAsOf } from '../../history/history-query.js';
 import { listAsOf } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
 import { invalidParameter } from '../parameter-error.js';
+import { responseFormat } from '../response-format.js';
 import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
 import { INSTANCES_RESPONSE_EXAMPLE } from '../schemas/examples.js';
 import { InstanceRecord, InstancesQuery, InstancesResponse } from '../schemas/instances.js';
 
 export const INSTANCES_RATE_LIMIT = 100;
 
+/** A store or index failure: logged, and a 500 QUERY_FAILED envelope for the client. */
+function queryFailed(request: FastifyRequest) {
+  return (error: unknown): never => {
+    request.log.error({ err: error }, 'instance query failed');
+    throw new AppError('QUERY_FAILED', 'Query execution failed');
+  };
+}
+
 export function instancesRoute(
   app: FastifyInstance,
-  { listing, config, rates, store }: AppServices,
+  { listing, config, rates, store, catalog }: AppServices,
 ): void {
   app.addSchema(InstanceRecord);
-  const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Origin' : 'X-API-Key';
+  // Accept chooses between JSON and CSV (D47), so a cache must key on it too.
+  const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Accept, Origin' : 'X-API-Key, Accept';
   const cacheControl = `public, max-age=${CACHE_TTL_SECONDS}`;
 
   app.get(
@@ -40,38 +50,42 @@ export function instancesRoute(
       },
     },
     async (request, reply) => {
-      const parsed = parseInstanceQuery(request.query as Record<string, unknown>, rates.current());
-      if (!parsed.ok) {
-        const { parameter, value, reason, allowed } = parsed.problem;
-        throw new AppError(
-          'INVALID_PARAMETER',
-          `Invalid value for parameter "${parameter}": ${reason}`,
-          {
-            parameter,
-            value: echoValue(value),
-            reason,
-            ...(allowed && { allowed }),
-          },
-        );
-      }
+      const query = request.query as Record<string, unknown>;
+      const format = responseFormat(query['format'], request.headers.accept);
+      if (!format.ok) throw invalidParameter(format.problem);
+      const csv = format.format === 'csv';
+      const parsed = parseInstanceQuery(query, rates.current(), {
+        maxLimit: csv ? CSV_MAX_LIMIT : MAX_LIMIT,
+      });
+      if (!parsed.ok) throw invalidParameter(parsed.problem);
       // D41: a past catalogue comes from the store's history, never from the listing's cache.
-      const asOf = parseAsOf(request.query as Record<string, unknown>, new Date());
+      const asOf = parseAsOf(query, new Date());
       if (!asOf.ok) throw invalidParameter(asOf.problem);
-      let body;
-      try {
-        body =
-          asOf.value === undefined
-            ? await listing.list(parsed.value)
-            : await listAsOf(store, parsed.value, asOf.value);
-      } catch (error) {
-        request.log.error({ err: error }, 'instance query failed');
-        throw new AppError('QUERY_FAILED', 'Query execution failed');
+      const cache = asOf.value === undefined ? cacheControl : 'no-store';
+      if (csv) {
+        const exported = await exportInstancesCsv(
+          { catalog, store },
+          parsed.value,
+          asOf.value,
+        ).catch(queryFailed(request));
+        return reply
+          .header('cache-control', cache)
+          .header('vary', vary)
+          .header('content-type', 'text/csv; charset=utf-8; header=present')
+          .header('content-disposition', 'attachment; filename="instances.csv"')
+          .header('x-total-count', String(exported.total))
+          .send(exported.csv);
       }
+      const body = await (
+        asOf.value === undefined
+          ? listing.list(parsed.value)
+          : listAsOf(store, parsed.value, asOf.value)
+      ).catch(queryFailed(request));
       // The body is already JSON bytes: Fastify sends a Buffer as it is.
       return reply
-        .header('content-type', 'application/json; charset=utf-8')
-        .header('cache-control', asOf.value === undefined ? cacheControl : 'no-store')
+        .header('cache-control', cache)
         .header('vary', vary)
+        .header('content-type', 'application/json; charset=utf-8')
         .send(body);
     },
   );

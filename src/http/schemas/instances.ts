@@ -68,7 +68,10 @@ export const InstanceRecord = Type.Object(
 
 const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = {
   provider: Enum(PROVIDER_NAMES, 'Only this provider.'),
-  region: Enum(REGION_CODES, 'Only this region code (exact match).'),
+  region: Type.String({
+    description: `Only this region code (exact match), or (extension D53) a comma-separated list of codes: any of them. Codes: ${REGION_CODES.join(', ')}. An unknown code, an empty item or more than 256 characters: 400 INVALID_PARAMETER with \`allowed\`.`,
+    examples: ['ap-northeast-1', 'icn,nrt,ap-northeast-2'],
+  }),
   min_vcpu: Type.Integer({ minimum: 0, description: 'At least this many vCPUs (whole number).' }),
   max_vcpu: Type.Integer({
     minimum: 0,
@@ -87,6 +90,13 @@ const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = 
   }),
   instance_family: Enum(INSTANCE_FAMILIES, 'Only this family.'),
   has_gpu: Type.Boolean({ description: '`true`: gpu_count > 0; `false`: gpu_count = 0.' }),
+  q: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description:
+      'Extension (D54): instance_id or instance_name contains this text, ignoring the case of ASCII letters. 1 to 64 characters, no control characters. Echoed in filters_applied as it runs (ASCII letters lower-cased).',
+    examples: ['t3.', 'linode 8gb'],
+  }),
 };
 
 /** Every query parameter is optional (spec 4.2). */
@@ -106,6 +116,12 @@ const queryParameters = {
   }),
   limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 50 }),
   offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }),
+  format: Type.String({
+    enum: ['json', 'csv'],
+    default: 'json',
+    description:
+      'D47: `csv` answers the same query as CSV (RFC 4180, UTF-8, header row; columns id, provider, region_code, region_name, instance_id, instance_name, vcpu, memory_mb, storage_gb, transfer_tb, network_speed_gbps, gpu_count, gpu_type, instance_family, hourly_price, monthly_price, currency) with Content-Disposition: attachment; filename="instances.csv" and X-Total-Count; `limit` may then be up to 10,000. Without `format`, `Accept: text/csv` preferred over application/json asks for CSV too. A cell beginning with =, +, -, @, tab, CR (or their full-width forms) is prefixed with \'. Errors stay JSON envelopes.',
+  }),
   as_of: Type.String({
     description:
       'The catalogue as it was at this instant (D41): ISO 8601 date or date-time with a zone, not in the future. Read from the price history; never cached. Before the first sync: empty.',
@@ -122,6 +138,12 @@ export const ExchangeRateNote = Type.Object(
       description:
         'Units of `currency` per 1 USD, rounded to 6 decimals for display; prices are converted with the exact ratio of the two ECB rates.',
       examples: [158.088562],
+    }),
+    format: Type.String({
+      enum: ['json', 'csv'],
+      default: 'json',
+      description:
+        'D47: `csv` answers the same query as CSV (RFC 4180, UTF-8, header row; columns id, provider, region_code, region_name, instance_id, instance_name, vcpu, memory_mb, storage_gb, transfer_tb, network_speed_gbps, gpu_count, gpu_type, instance_family, hourly_price, monthly_price, currency) with Content-Disposition: attachment; filename="instances.csv" and X-Total-Count; `limit` may then be up to 10,000. Without `format`, `Accept: text/csv` preferred over application/json asks for CSV too. A cell beginning with =, +, -, @, tab, CR (or their full-width forms) is prefixed with \'. Errors stay JSON envelopes.',
     }),
     as_of: Type.String({ format: 'date', description: 'The ECB reference date of the rates.' }),
     source: Type.String({
