@@ -87,6 +87,8 @@ describe('GET /openapi.json', () => {
         'offset',
         'currency',
         'as_of',
+        'q',
+        'format',
       ].sort(),
     );
   });
