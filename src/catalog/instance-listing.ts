@@ -20,15 +20,24 @@ interface VersionCache {
 export class InstanceListing {
   readonly #holder: CatalogIndexHolder;
   readonly #maxEntries: number;
+  readonly #maxBytes: number;
   #cache: VersionCache | undefined;
 
   constructor(
     holder: CatalogIndexHolder,
     /** Most cached responses kept; 0 disables the cache. */
     maxEntries: number,
+    /** Most bytes of cached bodies and keys together (clients choose the keys). */
+    maxBytes: number = CACHE_MAX_BYTES,
   ) {
     this.#holder = holder;
     this.#maxEntries = maxEntries;
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Bytes the response cache holds by its own measure (at most maxBytes). */
+  get cachedBytes(): number {
+    return this.#cache?.bodies.calculatedSize ?? 0;
   }
 
   /** Told of every cache lookup (metrics); unset costs nothing. */
@@ -89,7 +98,7 @@ export class InstanceListing {
         version: index.version,
         bodies: new LRUCache<string, Buffer>({
           max: this.#maxEntries,
-          maxSize: CACHE_MAX_BYTES,
+          maxSize: this.#maxBytes,
           // UTF-16 keys: two bytes a character, plus the entry's own bookkeeping.
           sizeCalculation: (body, key) => body.length + key.length * 2 + 64,
           ttl: CACHE_TTL_SECONDS * 1000,

@@ -1,7 +1,12 @@
 // The catalogue index on its own (no database): JSON bytes, lookups, and the candidate memo's
 // bound and normalisation (issue 15 item 5).
 import { describe, expect, it } from 'vitest';
-import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
+import {
+  candidateListBytes,
+  CANDIDATE_MEMO_MAX_BYTES,
+  CatalogIndex,
+  CONVERTED_JSON_MAX_BYTES,
+} from '../../src/catalog/index/catalog-index.js';
 import { toInstanceRecord } from '../../src/catalog/instance-json.js';
 import { moneyView } from '../../src/fx/convert.js';
 import type { LoadedRates } from '../../src/fx/rate-table.js';
@@ -88,6 +93,29 @@ describe('CatalogIndex', () => {
     );
   });
 
+  it('bounds the other-currency JSON memo in bytes, whatever the number of rate tables', () => {
+    const fresh = CatalogIndex.build({ version: 1, lastSuccessfulSync: null, rows: rows(500) });
+    for (let table = 0; table < 40; table++) {
+      const money = moneyView(
+        {
+          asOf: '2026-11-20',
+          perEur: new Map([
+            ['EUR', { units: 1n, scale: 0 }],
+            ['USD', { units: 10_512n, scale: 4 }],
+            ['JPY', { units: 16_000n + BigInt(table), scale: 2 }],
+          ]),
+          kind: 'snapshot',
+          source: `table ${table}`,
+        },
+        'JPY',
+      );
+      fresh.jsonArray(fresh.records, money);
+    }
+    // 40 tables x 500 records of about 1.5 KB each would be about 30 MB.
+    expect(fresh.convertedBytesHeld).toBeGreaterThan(CONVERTED_JSON_MAX_BYTES / 2);
+    expect(fresh.convertedBytesHeld).toBeLessThanOrEqual(CONVERTED_JSON_MAX_BYTES);
+  });
+
   it('keeps records in id order whatever order the snapshot gave them in', () => {
     const ids = index.records.map((r) => r.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
@@ -109,13 +137,16 @@ describe('CatalogIndex', () => {
     expect(fresh.candidateListsHeld).toBe(1);
   });
 
-  it('bounds the candidate memo by the entries it holds, not by the number of lists', () => {
+  it('candidate-cache amplification defect: the memo is bounded in bytes, not in lists', () => {
     const big = CatalogIndex.build({ version: 1, lastSuccessfulSync: null, rows: rows(3_000) });
-    // Every distinct memory requirement is a new key holding all 3,000 records.
+    // Every distinct memory requirement is a new key holding up to all 3,000 records: 1,000 of
+    // them would be about 24 MB of lists.
     for (let mb = 0; mb < 1_000; mb++) big.candidates({ minMemoryMb: mb });
-    // 1,000 lists of 3,000 would be 3,000,000 entries; the memo keeps at most 2^20.
-    expect(big.candidateListsHeld).toBeLessThanOrEqual(Math.floor((1 << 20) / 3_000));
-    expect(big.candidateListsHeld).toBeGreaterThan(0);
+    expect(big.candidateBytesHeld).toBeLessThanOrEqual(CANDIDATE_MEMO_MAX_BYTES);
+    const listBytes = candidateListBytes(big.candidates({ minMemoryMb: 0 }), '[0,null,null]');
+    expect(big.candidateListsHeld).toBeLessThanOrEqual(
+      Math.floor(CANDIDATE_MEMO_MAX_BYTES / listBytes) + 1,
+    );
     expect(big.candidates({ minMemoryMb: 0 })).toHaveLength(3_000);
   });
 });

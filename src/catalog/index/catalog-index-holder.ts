@@ -6,7 +6,9 @@
 //     another process (a CLI beside a SQLite server, a replica whose Redis message was lost)
 //     is noticed within about a second without any message (issue 15 item 1).
 // While the database is down or frozen the last index keeps answering; a failed load leaves it
-// in place and the next poll tries again.
+// in place and the next poll tries again. A background check gives up after `checkTimeoutMs`
+// (a frozen connection answers nothing, not even an error), so a stuck check never stops the
+// next one; reads never wait for any check (only for the very first index, at start).
 import type { CatalogSnapshot } from '../../storage/catalog-store.js';
 import { CatalogIndex } from './catalog-index.js';
 
@@ -19,6 +21,11 @@ export interface CatalogIndexSource {
 export interface CatalogIndexHolderOptions {
   /** Period of the background version check, ms; 0 turns it off. Default 1,000. */
   readonly pollIntervalMs?: number;
+  /**
+   * Longest a background check (the version read, and the snapshot read when it changed) may
+   * take before it counts as failed, ms. Default 15,000.
+   */
+  readonly checkTimeoutMs?: number;
   /** Told once per change between "loads work" and "loads fail". */
   readonly log?: {
     error(obj: unknown, msg: string): void;
@@ -27,6 +34,28 @@ export interface CatalogIndexHolderOptions {
 }
 
 export const DEFAULT_VERSION_POLL_MS = 1_000;
+export const DEFAULT_CHECK_TIMEOUT_MS = 15_000;
+
+/** A background check that did not finish in time (the database is frozen or very slow). */
+export class CatalogCheckTimeoutError extends Error {
+  override readonly name = 'CatalogCheckTimeoutError';
+  constructor(timeoutMs: number) {
+    super(`the catalogue check did not finish within ${timeoutMs} ms`);
+  }
+}
+
+/** What the holder knows about its source, for /health. */
+export interface CatalogIndexStatus {
+  /** Version and size of the index being served, or undefined before the first one. */
+  readonly version: number | undefined;
+  readonly records: number;
+  /** When the index being served was built (epoch ms), or undefined. */
+  readonly builtAt: number | undefined;
+  /** Whether the last check of the store failed (the last index is being served). */
+  readonly failing: boolean;
+  /** Whether a check of the store is under way (reads never wait for it). */
+  readonly checking: boolean;
+}
 
 export class CatalogIndexHolder {
   readonly #source: CatalogIndexSource;
@@ -38,6 +67,7 @@ export class CatalogIndexHolder {
   #polling = false;
   #timer: NodeJS.Timeout | undefined;
   #failing = false;
+  #builtAt: number | undefined;
   readonly #listeners = new Set<(index: CatalogIndex) => void>();
 
   constructor(source: CatalogIndexSource, options: CatalogIndexHolderOptions = {}) {
@@ -48,6 +78,17 @@ export class CatalogIndexHolder {
   /** The index readers use now; undefined only before the first load finished. */
   get current(): CatalogIndex | undefined {
     return this.#current;
+  }
+
+  /** The index served and whether the store answered the last check (for /health). */
+  status(): CatalogIndexStatus {
+    return {
+      version: this.#current?.version,
+      records: this.#current?.size ?? 0,
+      builtAt: this.#builtAt,
+      failing: this.#failing,
+      checking: this.#loading !== undefined,
+    };
   }
 
   /** The current index, waiting for the first load only (never for a refresh). */
@@ -90,7 +131,7 @@ export class CatalogIndexHolder {
    */
   refresh(): Promise<CatalogIndex> {
     if (this.#loading === undefined) {
-      this.#loading = this.#load().finally(() => {
+      this.#loading = this.#timed(this.#load()).finally(() => {
         this.#loading = undefined;
       });
       return this.#loading;
@@ -102,6 +143,25 @@ export class CatalogIndexHolder {
         return this.refresh();
       });
     return this.#queued;
+  }
+
+  /**
+   * Gives up on a load after checkTimeoutMs. The load itself may still finish later; it then
+   * installs its index only if that is newer than the one served (see #load).
+   */
+  #timed(load: Promise<CatalogIndex>): Promise<CatalogIndex> {
+    const timeoutMs = this.#options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new CatalogCheckTimeoutError(timeoutMs);
+        this.#failed(error);
+        reject(error);
+      }, timeoutMs);
+    });
+    // A load that finishes after its timeout was already reported; its failure is not news.
+    load.catch(() => undefined);
+    return Promise.race([load, timedOut]).finally(() => clearTimeout(timer));
   }
 
   async #load(): Promise<CatalogIndex> {
@@ -118,6 +178,7 @@ export class CatalogIndexHolder {
       // Loads never overlap, but a newer index must not be replaced by an older snapshot.
       if (latest !== undefined && latest.version > index.version) return latest;
       this.#current = index;
+      this.#builtAt = Date.now();
       this.#recovered();
       this.#options.log?.info(
         {
@@ -130,15 +191,18 @@ export class CatalogIndexHolder {
       for (const listener of this.#listeners) listener(index);
       return index;
     } catch (error) {
-      if (!this.#failing) {
-        this.#failing = true;
-        this.#options.log?.error(
-          { err: error },
-          'could not read the catalogue; serving the last index',
-        );
-      }
+      this.#failed(error);
       throw error;
     }
+  }
+
+  #failed(error: unknown): void {
+    if (this.#failing) return;
+    this.#failing = true;
+    this.#options.log?.error(
+      { err: error },
+      'could not read the catalogue; serving the last index',
+    );
   }
 
   #recovered(): void {

@@ -30,8 +30,16 @@ import { INSTANCE_FAMILIES, PROVIDER_NAMES } from '../model.js';
 import { foldAsciiCase } from '../text-search.js';
 import { buildColumnOrders, lowerBound, SORT_COLUMNS, type ColumnOrders } from './sort-orders.js';
 
-/** Upper bound of the candidate-list memo, in list entries (8 bytes each): about 8 MB. */
-const CANDIDATE_MEMO_ENTRIES = 1 << 20;
+/**
+ * Upper bound of the candidate-list memo, in bytes: a list holds references to the index's
+ * rows (8 bytes each), its key is a UTF-16 string, and each entry has some bookkeeping.
+ */
+export const CANDIDATE_MEMO_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The bytes one memoised candidate list costs (see CANDIDATE_MEMO_MAX_BYTES). */
+export function candidateListBytes(list: readonly unknown[], key: string): number {
+  return list.length * 8 + key.length * 2 + 128;
+}
 
 /**
  * Upper bound of the records serialised in currencies other than USD (D43), per index, in bytes
@@ -137,8 +145,8 @@ export class CatalogIndex {
   readonly #scratchRanks: Int32Array;
   readonly #marks: Uint8Array;
   readonly #candidates = new LRUCache<string, readonly InstanceRow[]>({
-    maxSize: CANDIDATE_MEMO_ENTRIES,
-    sizeCalculation: (list, key) => list.length + key.length + 16,
+    maxSize: CANDIDATE_MEMO_MAX_BYTES,
+    sizeCalculation: candidateListBytes,
   });
   /** Records' JSON in other currencies, by `${moneyKey}#${position}`. */
   readonly #converted = new LRUCache<string, string>({
@@ -228,6 +236,11 @@ export class CatalogIndex {
   /** Number of available records. */
   get size(): number {
     return this.records.length;
+  }
+
+  /** Bytes of the records' serialised JSON (USD), all records together. */
+  get jsonBytes(): number {
+    return this.#json.length;
   }
 
   /** Bytes held in the serialised records and the typed arrays (rows themselves excluded). */
@@ -462,5 +475,15 @@ export class CatalogIndex {
   /** Number of memoised candidate lists (for tests of the memo's normalisation). */
   get candidateListsHeld(): number {
     return this.#candidates.size;
+  }
+
+  /** Bytes the candidate memo holds by its own measure (at most CANDIDATE_MEMO_MAX_BYTES). */
+  get candidateBytesHeld(): number {
+    return this.#candidates.calculatedSize;
+  }
+
+  /** Bytes the other-currency JSON memo holds (at most CONVERTED_JSON_MAX_BYTES). */
+  get convertedBytesHeld(): number {
+    return this.#converted.calculatedSize;
   }
 }

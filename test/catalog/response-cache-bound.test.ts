@@ -1,0 +1,70 @@
+// Bounded memory where clients choose the key (issue 9 item 3): every distinct /instances query
+// is a new response-cache key, and bodies of 100 records are tens of kilobytes. The cache is
+// bounded in bytes (bodies and keys), not only in entries, and a new catalogue version starts
+// an empty cache rather than keeping the old version's bodies beside the new ones.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CatalogIndexHolder } from '../../src/catalog/index/catalog-index-holder.js';
+import { InstanceListing } from '../../src/catalog/instance-listing.js';
+import { parseInstanceQuery } from '../../src/catalog/instance-query.js';
+import type { CatalogStore } from '../../src/storage/catalog-store.js';
+import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
+import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
+import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
+
+const MAX_BYTES = 400_000;
+
+const sqlite = (await storeBackends()).filter((backend) => backend.name === 'sqlite');
+for (const backend of sqlite)
+  describeStoreBackend('the /instances response cache', backend, () => {
+    let database: IsolatedDatabase;
+    let store: CatalogStore;
+    let holder: CatalogIndexHolder;
+
+    beforeAll(async () => {
+      database = await backend.isolate();
+      store = await createCatalogStore(database.url, {});
+      await store.migrate();
+      await loadCatalogs(store, generateCatalogs(600, 4));
+      holder = new CatalogIndexHolder(store, { pollIntervalMs: 0 });
+      await holder.start();
+    });
+    afterAll(async () => {
+      await store.close();
+      await database.drop();
+    });
+
+    const body = (listing: InstanceListing, raw: Record<string, string>) => {
+      const parsed = parseInstanceQuery(raw);
+      if (!parsed.ok) throw new Error('valid query refused');
+      return listing.list(parsed.value);
+    };
+
+    it('response-cache flood defect: distinct queries never hold more than the byte bound', async () => {
+      const listing = new InstanceListing(holder, 1_000_000, MAX_BYTES);
+      let sent = 0;
+      for (let offset = 0; offset < 400; offset++) {
+        sent += (await body(listing, { limit: '100', offset: String(offset) })).length;
+        expect(listing.cachedBytes).toBeLessThanOrEqual(MAX_BYTES);
+      }
+      // The flood was far larger than the bound, and the cache still holds what fits.
+      expect(sent).toBeGreaterThan(MAX_BYTES * 10);
+      expect(listing.cachedBytes).toBeGreaterThan(MAX_BYTES / 2);
+    });
+
+    it('a new catalogue version starts an empty cache', async () => {
+      const listing = new InstanceListing(holder, 1_000, MAX_BYTES);
+      const cachedFlag = async () =>
+        (
+          JSON.parse((await body(listing, { limit: '100' })).toString()) as {
+            data: { metadata: { cached: boolean } };
+          }
+        ).data.metadata.cached;
+      expect(await cachedFlag()).toBe(false);
+      expect(await cachedFlag()).toBe(true);
+      expect(listing.cachedBytes).toBeGreaterThan(0);
+      const [a] = generateCatalogs(600, 5);
+      await loadCatalogs(store, [a!], new Date(Date.now() + 60_000));
+      await holder.refresh();
+      expect(await cachedFlag()).toBe(false);
+    });
+  });
