@@ -11,6 +11,10 @@ export const FEATURES = {
   history: true,
   /** GET /changes (D40). */
   changes: true,
+  /** `region` as a comma-separated list on /instances (D53). */
+  regionList: false,
+  /** `q`, name search on /instances (D54). */
+  search: false,
   /** GET /instance-types (D46). */
   instanceTypes: false,
 } as const;

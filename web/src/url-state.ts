@@ -22,12 +22,17 @@ export function navigate(
     if (value === undefined || value === '') params.delete(name);
     else params.set(name, value);
   }
-  const search = params.toString();
+  const search = readable(params);
   const url = `${location.pathname}${search === '' ? '' : `?${search}`}`;
   if (url === `${location.pathname}${location.search}`) return;
   if (options.replace === true) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
   for (const listener of listeners) listener();
+}
+
+/** The query string with commas left as they are (lists read `a,b`, not `a%2Cb`). */
+function readable(params: URLSearchParams): string {
+  return params.toString().replace(/%2C/gi, ',');
 }
 
 /** A link's href for a view with these parameters (from scratch, not merged). */
@@ -36,7 +41,7 @@ export function hrefFor(params: Updates): string {
   for (const [name, value] of Object.entries(params)) {
     if (value !== undefined && value !== '') search.set(name, value);
   }
-  const text = search.toString();
+  const text = readable(search);
   return `${location.pathname}${text === '' ? '' : `?${text}`}`;
 }
 

@@ -2,6 +2,7 @@
 // numbers after a 300 ms pause so each keystroke is not a request and a history entry.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { FAMILIES, PROVIDER_LABEL, PROVIDERS, REGIONS, regionLabel } from '../model';
+import { FEATURES } from '../features';
 import { navigate } from '../url-state';
 
 export interface FilterDef {
@@ -12,8 +13,15 @@ export interface FilterDef {
 }
 
 export const FILTERS: readonly FilterDef[] = [
+  ...(FEATURES.search
+    ? [{ param: 'q', label: 'Name contains', chip: (v: string) => `“${v}”` }]
+    : []),
   { param: 'provider', label: 'Provider', chip: (v) => PROVIDER_LABEL[v] ?? v },
-  { param: 'region', label: 'Region', chip: regionLabel },
+  {
+    param: 'region',
+    label: 'Region',
+    chip: (v) => v.split(',').map(regionLabel).join(', '),
+  },
   { param: 'min_vcpu', label: 'vCPU at least', chip: (v) => v },
   { param: 'max_vcpu', label: 'vCPU at most', chip: (v) => v },
   { param: 'min_memory_gb', label: 'Memory at least', chip: (v) => `${v} GiB` },
@@ -34,12 +42,14 @@ function NumberFilter({
   value,
   step,
   unit,
+  type = 'number',
 }: {
   param: string;
   label: string;
   value: string;
-  step: string;
+  step?: string;
   unit?: string;
+  type?: 'number' | 'search';
 }) {
   const [text, setText] = useState(value);
   const timer = useRef<number | undefined>(undefined);
@@ -54,10 +64,11 @@ function NumberFilter({
       </label>
       <input
         id={id}
-        type="number"
-        inputMode="decimal"
-        min="0"
+        type={type}
+        inputMode={type === 'number' ? 'decimal' : undefined}
+        min={type === 'number' ? '0' : undefined}
         step={step}
+        maxLength={type === 'search' ? 64 : undefined}
         value={text}
         onInput={(event) => {
           const next = event.currentTarget.value;
@@ -124,18 +135,25 @@ export function Filters({ params, currency }: { params: URLSearchParams; currenc
         value={provider}
         options={PROVIDERS.map((p) => [p, PROVIDER_LABEL[p] ?? p] as const)}
       />
-      <Select
-        param="region"
-        label="Region"
-        value={get('region')}
-        options={regions.map(
-          (r) =>
-            [
-              r.code,
-              `${r.city}, ${r.country} · ${PROVIDER_LABEL[r.provider]} (${r.code})`,
-            ] as const,
-        )}
-      />
+      {FEATURES.search && (
+        <NumberFilter param="q" label="Name contains" value={get('q')} type="search" />
+      )}
+      {FEATURES.regionList ? (
+        <RegionPicker value={get('region')} regions={regions} />
+      ) : (
+        <Select
+          param="region"
+          label="Region"
+          value={get('region')}
+          options={regions.map(
+            (r) =>
+              [
+                r.code,
+                `${r.city}, ${r.country} · ${PROVIDER_LABEL[r.provider]} (${r.code})`,
+              ] as const,
+          )}
+        />
+      )}
       <NumberFilter param="min_vcpu" label="Min vCPU" value={get('min_vcpu')} step="1" />
       <NumberFilter param="max_vcpu" label="Max vCPU" value={get('max_vcpu')} step="1" />
       <NumberFilter
@@ -175,6 +193,64 @@ export function Filters({ params, currency }: { params: URLSearchParams; currenc
         options={FAMILIES.map((f) => [f, f] as const)}
       />
     </form>
+  );
+}
+
+/** Escape closes a disclosure menu (regions, columns) and returns focus to its summary. */
+export function closeOnEscape(event: KeyboardEvent): void {
+  const details = event.currentTarget as HTMLDetailsElement;
+  if (event.key !== 'Escape' || !details.open) return;
+  details.open = false;
+  details.querySelector('summary')?.focus();
+}
+
+// A click outside an open disclosure menu closes it, as with any menu.
+document.addEventListener('click', (event) => {
+  for (const menu of document.querySelectorAll<HTMLDetailsElement>('details.columns[open]')) {
+    if (!menu.contains(event.target as Node)) menu.open = false;
+  }
+});
+
+/** Several regions at once (D53: `region=a,b`): checkboxes in a disclosure, like the columns. */
+function RegionPicker({ value, regions }: { value: string; regions: typeof REGIONS }) {
+  const chosen = value === '' ? [] : value.split(',');
+  const toggle = (code: string, on: boolean) => {
+    const next = REGIONS.map((r) => r.code).filter((c) => (c === code ? on : chosen.includes(c)));
+    setFilter('region', next.join(','));
+  };
+  const summary =
+    chosen.length === 0
+      ? 'Any'
+      : chosen.length === 1
+        ? regionLabel(chosen[0]!)
+        : `${chosen.length} regions`;
+  return (
+    <div class="field">
+      <span class="label" id="f-region-label">
+        Regions
+      </span>
+      <details class="columns region-menu" onKeyDown={closeOnEscape}>
+        <summary aria-describedby="f-region-label">{summary}</summary>
+        <fieldset>
+          <legend>Regions (any of them)</legend>
+          {regions.map((r) => (
+            <label key={r.code} class="check">
+              <input
+                type="checkbox"
+                checked={chosen.includes(r.code)}
+                onChange={(e) => toggle(r.code, e.currentTarget.checked)}
+              />
+              <span>
+                {r.city}, {r.country}{' '}
+                <span class="small">
+                  {PROVIDER_LABEL[r.provider]} ({r.code})
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      </details>
+    </div>
   );
 }
 

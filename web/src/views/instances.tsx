@@ -7,7 +7,7 @@ import { count, PERIODS, UNIT_LABEL, UNITS, type Period, type PriceUnit } from '
 import { CURRENCIES, currencyLabel, type InstancesData } from '../model';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
-import { Chips, Filters, FILTERS } from './filters';
+import { Chips, closeOnEscape, Filters, FILTERS } from './filters';
 import {
   COLUMNS,
   DEFAULT_COLUMNS,
@@ -340,7 +340,12 @@ function DisplayControls({ params, display }: { params: URLSearchParams; display
           ))}
         </select>
       </div>
-      <details class="columns" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <details
+        class="columns"
+        open={open}
+        onToggle={(e) => setOpen(e.currentTarget.open)}
+        onKeyDown={closeOnEscape}
+      >
         <summary>Columns</summary>
         <fieldset>
           <legend>Visible columns</legend>

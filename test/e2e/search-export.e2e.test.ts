@@ -1,0 +1,134 @@
+// Instances with the API features that arrived later: name search (`q`, D54), several regions at
+// once (`region=a,b`, D53) and "download CSV" through the API's own CSV (D47). Each block runs
+// when the page is built with the feature on (web/src/features.ts), which is when the server
+// this page ships with has the endpoint.
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURES } from '../../web/src/features.js';
+import {
+  checkAtEveryWidth,
+  chromiumMissing,
+  launchChromium,
+  newContext,
+  watchConsole,
+} from './support/browser.js';
+import { E2E_KEY, startUiServer, type UiServer } from './support/ui-server.js';
+
+interface InstancesAnswer {
+  data: { instances: { instance_id: string }[]; pagination: { total: number } };
+}
+
+const skip = chromiumMissing();
+let clients = 0;
+const client = () => `10.81.0.${++clients}`;
+
+describe.skipIf(skip !== undefined || !(FEATURES.csv || FEATURES.search || FEATURES.regionList))(
+  'instances: search, several regions, CSV download',
+  { timeout: 120_000 },
+  () => {
+    let server: UiServer;
+    let browser: Browser;
+    const contexts: BrowserContext[] = [];
+
+    beforeAll(async () => {
+      [server, browser] = await Promise.all([startUiServer(), launchChromium()]);
+    }, 180_000);
+    afterAll(async () => {
+      await Promise.all(contexts.map((c) => c.close()));
+      await browser?.close();
+      await server?.stop();
+    });
+
+    async function keyedPage(
+      path: string,
+    ): Promise<{ page: Page; problems: string[]; id: string }> {
+      const id = client();
+      const context = await newContext(browser, id);
+      contexts.push(context);
+      await context.addInitScript(
+        (key) => sessionStorage.setItem('cloudprice.apiKey', key),
+        E2E_KEY,
+      );
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await page.goto(`${server.url}${path}`);
+      return { page, problems, id };
+    }
+    const search = (page: Page) => new URL(page.url()).searchParams;
+    async function loaded(page: Page): Promise<void> {
+      await page.locator('table.data[aria-busy="false"]').waitFor();
+      await expect
+        .poll(() => page.locator('main p.status').first().textContent())
+        .toMatch(/^(Showing|No instances)/);
+    }
+    const rowNames = (page: Page) =>
+      page.locator('table.data tbody th[scope=row]').allTextContents();
+
+    it.skipIf(!FEATURES.search || !FEATURES.regionList)(
+      'name search and several regions go into the URL, rows equal the API answer, Back restores',
+      async () => {
+        const { page, problems, id } = await keyedPage('/ui/');
+        await loaded(page);
+        const unfiltered = await rowNames(page);
+        await page.getByRole('searchbox', { name: 'Name contains' }).fill('micro');
+        await expect.poll(() => search(page).get('q')).toBe('micro');
+        await page.locator('.region-menu summary').click();
+        await page.getByRole('checkbox', { name: /^Seoul, KR Provider B/ }).check();
+        await page.getByRole('checkbox', { name: /^Tokyo, JP Provider C/ }).check();
+        await page.keyboard.press('Escape');
+        await expect.poll(() => search(page).get('region')).toBe('icn,ap-northeast-1');
+        expect(page.url()).toContain('region=icn,ap-northeast-1');
+        await loaded(page);
+        const response = await server.api(
+          '/instances?q=micro&region=icn,ap-northeast-1&limit=50&offset=0',
+          id,
+        );
+        const api = (await response.json()) as InstancesAnswer;
+        expect(api.data.instances.length).toBeGreaterThan(0);
+        await expect
+          .poll(() => rowNames(page))
+          .toEqual(
+            api.data.instances.map(
+              (r) => expect.stringContaining(r.instance_id) as unknown as string,
+            ),
+          );
+        expect(
+          await page
+            .getByRole('button', { name: /^Remove filter Region: Seoul \(icn\), Tokyo/ })
+            .count(),
+        ).toBe(1);
+        expect(await checkAtEveryWidth(page, 'instances-search', () => loaded(page))).toEqual([]);
+
+        await page.goBack();
+        await expect.poll(() => search(page).get('region')).toBe('icn');
+        await page.goBack();
+        await page.goBack();
+        await expect.poll(() => search(page).get('q')).toBeNull();
+        await expect.poll(() => rowNames(page)).toEqual(unfiltered);
+        expect(problems).toEqual([]);
+      },
+    );
+
+    it.skipIf(!FEATURES.csv)(
+      "download CSV saves exactly the API's CSV of the same query",
+      async () => {
+        const { page, id } = await keyedPage('/ui/?provider=provider_a&sort=vcpu&order=desc');
+        await loaded(page);
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: /^Download CSV/ }).click(),
+        ]);
+        expect(download.suggestedFilename()).toBe('instances.csv');
+        const saved = readFileSync(await download.path(), 'utf8');
+        const response = await server.api(
+          '/instances?provider=provider_a&sort_by=vcpu&order=desc&limit=10000&format=csv',
+          id,
+        );
+        expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+        expect(saved).toBe(await response.text());
+        expect(saved.split('\r\n')[0]).toMatch(/^id,provider,region_code,/);
+      },
+    );
+  },
+);
