@@ -9,16 +9,47 @@ import { createServices, type Services } from '../services.js';
 export interface CliIo {
   /** One line (or block) to stdout: the command's result. */
   out(text: string): void;
+  /** Text to stdout exactly as given, no newline added (CSV keeps its CRLF line ends). */
+  write(text: string): void;
   /** One line (or block) to stderr: diagnostics, and anything a script should not capture. */
   err(text: string): void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /**
+   * Replaces the one progress line on stderr (undefined clears it). Set only when stderr is a
+   * terminal: a script or a log file gets no progress, only the result.
+   */
+  readonly progress?: (line: string | undefined) => void;
 }
 
-/** 0: done; 1: the command ran and something failed; 2: the command line (or config) is wrong. */
+/** Exit codes (docs/cli.md): what happened, so a script can branch without parsing output. */
+/** Done, with a result. */
 export const EXIT_OK = 0;
+/** The command ran and something failed (a provider's sync, the database, a query). */
 export const EXIT_FAILURE = 1;
+/** The command line or the configuration is wrong; nothing was done. */
 export const EXIT_USAGE = 2;
+/** A query ran and matched nothing (`instances`, `recommend`). */
+export const EXIT_NO_MATCH = 3;
+/** The catalogue is empty: no provider has ever synced (run `cloudprice sync`). */
+export const EXIT_NO_DATA = 4;
+
+export const OUTPUT_FORMATS = ['table', 'json', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** `--format` (default table); `allowed` narrows it for commands without a CSV form. */
+export function outputFormat(
+  command: string,
+  value: string | undefined,
+  allowed: readonly OutputFormat[] = OUTPUT_FORMATS,
+): OutputFormat {
+  if (value === undefined) return 'table';
+  const format = allowed.find((name) => name === value);
+  if (format === undefined) {
+    throw new UsageError(`--format must be one of ${allowed.join(', ')}, got "${value}"`, command);
+  }
+  return format;
+}
 
 /** A mistake in the command line: reported with a pointer to `--help`, exit 2. */
 export class UsageError extends Error {

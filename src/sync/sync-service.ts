@@ -43,6 +43,8 @@ export interface SyncOptions {
    * (never one that leaves it with none). POST /sync `force`, `cloudprice sync --force`.
    */
   readonly force?: boolean;
+  /** Told of each provider's result as soon as it is known (the CLI's progress line). */
+  readonly onProviderDone?: (result: ProviderSyncResult) => void;
 }
 
 export interface SyncService {
@@ -188,7 +190,13 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
       const syncId = newSyncId();
       const startedAt = new Date();
       const force = options.force === true;
-      const results = await Promise.all(providers.map((p) => shared(p, syncId, force)));
+      const done = options.onProviderDone;
+      const results = await Promise.all(
+        providers.map((p) => {
+          const result = shared(p, syncId, force);
+          return done === undefined ? result : result.then((r) => (done(r), r));
+        }),
+      );
       const completedAt = new Date();
       const succeeded = results.filter((r) => r.success);
       return {

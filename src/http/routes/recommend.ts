@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { moneyView } from '../../fx/convert.js';
-import { buildRecommendations, candidateQueryFor } from '../../recommend/recommend.js';
-import { parseRecommendRequest } from '../../recommend/validate-request.js';
+import { recommendFor } from '../../recommend/recommend-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
 import {
@@ -48,24 +46,17 @@ export function recommendRoute(app: FastifyInstance, { catalog, rates }: AppServ
           ? new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json')
           : new AppError('INVALID_JSON', 'Request body is empty; a JSON object is required');
       }
-      // One snapshot of the rates for the whole request: the allowed list and the prices agree.
-      const table = rates.current();
-      const parsed = parseRecommendRequest(request.body, rates.currencies());
-      if (!parsed.ok)
-        throw new AppError(parsed.error.code, parsed.error.message, parsed.error.details);
-      const money = moneyView(table, parsed.value.currency);
-      const index = catalog.current ?? (await catalog.ready());
-      const data = buildRecommendations(
-        index.candidates(candidateQueryFor(parsed.value)),
-        parsed.value,
-        money,
-      );
+      const outcome = await recommendFor(request.body, { catalog, rates });
+      if (!outcome.ok) {
+        const { code, message, details } = outcome.error;
+        throw new AppError(code, message, details);
+      }
       return reply.send({
         success: true,
-        data,
+        data: outcome.data,
         meta: {
           query_time_ms: Math.round(performance.now() - started),
-          ...(money.note !== undefined && { exchange_rate: money.note }),
+          ...(outcome.exchangeRate !== undefined && { exchange_rate: outcome.exchangeRate }),
         },
       });
     },

@@ -1,0 +1,40 @@
+// POST /recommend's core, shared by the route and `cloudprice recommend`: validate the body,
+// take one snapshot of the exchange rates, read the candidates, rank. One way to recommend.
+import { moneyView, type ExchangeRateNote } from '../fx/convert.js';
+import type { ExchangeRateService } from '../fx/exchange-rates.js';
+import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
+import { buildRecommendations, candidateQueryFor, type RecommendData } from './recommend.js';
+import { parseRecommendRequest, type RecommendRequestError } from './validate-request.js';
+
+export interface RecommendDeps {
+  /** The current catalogue (the in-memory index): candidates are read from it, never SQL. */
+  readonly catalog: Pick<CatalogIndexHolder, 'current' | 'ready'>;
+  readonly rates: Pick<ExchangeRateService, 'current' | 'currencies'>;
+}
+
+export type RecommendOutcome =
+  | {
+      readonly ok: true;
+      readonly data: RecommendData;
+      /** Set when prices are converted (D43): the rate used, for the response's meta. */
+      readonly exchangeRate: ExchangeRateNote | undefined;
+      /** Decimals of the monthly prices (the currency's minor unit), for display. */
+      readonly monthlyDigits: number;
+    }
+  | { readonly ok: false; readonly error: RecommendRequestError };
+
+/** `body`: the request as parsed JSON (the CLI builds the same object from its options). */
+export async function recommendFor(body: unknown, deps: RecommendDeps): Promise<RecommendOutcome> {
+  // One snapshot of the rates for the whole request: the allowed list and the prices agree.
+  const table = deps.rates.current();
+  const parsed = parseRecommendRequest(body, deps.rates.currencies());
+  if (!parsed.ok) return { ok: false, error: parsed.error };
+  const money = moneyView(table, parsed.value.currency);
+  const index = deps.catalog.current ?? (await deps.catalog.ready());
+  const data = buildRecommendations(
+    index.candidates(candidateQueryFor(parsed.value)),
+    parsed.value,
+    money,
+  );
+  return { ok: true, data, exchangeRate: money.note, monthlyDigits: money.monthlyDigits };
+}
