@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { INSTANCE_CSV_COLUMNS } from '../../src/catalog/instance-csv.js';
 import type { InstanceRecord } from '../../src/catalog/instance-json.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
@@ -41,6 +41,9 @@ interface RecommendBody {
     }[];
   };
 }
+
+// Each test starts the built command a few times; a loaded 2-core machine makes that slow.
+vi.setConfig({ testTimeout: 180_000 });
 
 beforeAll(async () => {
   await buildCli();
