@@ -2,7 +2,7 @@
 // appears only when its endpoint exists on the server this page is built with.
 export const FEATURES = {
   /** GET /instances?format=csv (D47). */
-  csv: false,
+  csv: true,
   /** `currency` parameters (D43). */
   currency: true,
   /** sort_by=price_per_vcpu|price_per_gb (D45). */
@@ -12,9 +12,9 @@ export const FEATURES = {
   /** GET /changes (D40). */
   changes: true,
   /** `region` as a comma-separated list on /instances (D53). */
-  regionList: false,
+  regionList: true,
   /** `q`, name search on /instances (D54). */
-  search: false,
+  search: true,
   /** GET /instance-types (D46). */
-  instanceTypes: false,
+  instanceTypes: true,
 } as const;
