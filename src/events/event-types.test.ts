@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { PriceChange } from '../history/change-model.js';
+import { completedSyncMessages, failedSyncMessages, MAX_CHANGES_PER_EVENT } from './event-types.js';
+import { signMessage, verifyMessage } from './signing.js';
+
+const at = new Date(Date.UTC(2026, 0, 2));
+const change = (id: number, regionCode: string): PriceChange => ({
+  id,
+  at,
+  syncId: 'sync_1',
+  kind: 'price_increased',
+  instance: {
+    id,
+    provider: 'provider_b',
+    regionCode,
+    instanceId: `t-${id}`,
+    instanceName: `T ${id}`,
+  },
+  old: { hourlyMicros: 1_000, monthlyMicros: 1_000_000 },
+  new: { hourlyMicros: 2_000, monthlyMicros: 2_000_000 },
+});
+const sync = (changes: PriceChange[]) => ({
+  syncId: 'sync_1',
+  provider: 'provider_b' as const,
+  startedAt: new Date(at.getTime() - 1_000),
+  completedAt: at,
+  counts: { regions: 3, instances: 10, pricing: 30 },
+  changes,
+});
+type Body = {
+  type: string;
+  data: { part?: number; parts?: number; changes: { id: number }[] | number };
+};
+const parse = (body: string) => JSON.parse(body) as Body;
+
+describe('webhook event bodies', () => {
+  it('cuts a sync with more than 1,000 changes into parts, in feed order', () => {
+    const changes = Array.from({ length: 2_345 }, (_, i) => change(i + 1, 'icn'));
+    const messages = completedSyncMessages(sync(changes), ['price.changed'], {});
+    expect(MAX_CHANGES_PER_EVENT).toBe(1_000);
+    const bodies = messages.map((m) => parse(m.body));
+    expect(bodies.map((b) => [b.type, b.data.part, b.data.parts])).toEqual([
+      ['price.changed', 1, 3],
+      ['price.changed', 2, 3],
+      ['price.changed', 3, 3],
+    ]);
+    const ids = bodies.flatMap((b) => (b.data.changes as { id: number }[]).map((c) => c.id));
+    expect(ids).toEqual(changes.map((c) => c.id));
+    expect(bodies.map((b) => (b.data.changes as unknown[]).length)).toEqual([1_000, 1_000, 345]);
+  });
+
+  it('applies the filter: provider for every event, region for price.changed items', () => {
+    const changes = [change(1, 'icn'), change(2, 'nrt'), change(3, 'icn')];
+    const icn = completedSyncMessages(sync(changes), ['sync.completed', 'price.changed'], {
+      region: 'icn',
+    }).map((m) => parse(m.body));
+    expect(icn[0]!.data.changes).toBe(2);
+    expect((icn[1]!.data.changes as { id: number }[]).map((c) => c.id)).toEqual([1, 3]);
+    // A region with no change: sync.completed only, saying 0.
+    const itm = completedSyncMessages(sync(changes), ['sync.completed', 'price.changed'], {
+      region: 'itm',
+    });
+    expect(itm.map((m) => [m.type, parse(m.body).data.changes])).toEqual([['sync.completed', 0]]);
+    expect(
+      completedSyncMessages(sync(changes), ['sync.completed'], { provider: 'provider_a' }),
+    ).toEqual([]);
+    const failed = { ...sync([]), errorCode: 'X', errorMessage: 'y' };
+    expect(failedSyncMessages(failed, ['sync.completed'], {})).toEqual([]);
+    expect(failedSyncMessages(failed, ['sync.failed'], { provider: 'provider_a' })).toEqual([]);
+    expect(failedSyncMessages(failed, ['sync.failed'], {}).map((m) => m.type)).toEqual([
+      'sync.failed',
+    ]);
+  });
+});
+
+describe('Standard Webhooks signatures', () => {
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9ZdunzYx3Tk=';
+  const body = '{"type":"sync.failed"}';
+  const headers = (
+    timestamp: number,
+    signature = signMessage(secret, 'msg_1', timestamp, body),
+  ) => ({
+    id: 'msg_1',
+    timestamp: String(timestamp),
+    signature,
+  });
+
+  it('signs id.timestamp.body with the decoded secret (value computed apart, with Python hmac)', () => {
+    expect(
+      signMessage(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
+    ).toBe('v1,/ddbjsZeRdBnI0ErSpFBeGAxcWOrbb1aIOJ9cPhjq/U=');
+  });
+
+  it('accepts a valid signature within the tolerance and refuses the rest', () => {
+    expect(verifyMessage(secret, headers(1_000), body, 1_000)).toBe(true);
+    expect(
+      verifyMessage(
+        secret,
+        headers(1_000, `v1,bad v1,x ${signMessage(secret, 'msg_1', 1_000, body)}`),
+        body,
+        1_000,
+      ),
+    ).toBe(true);
+    expect(verifyMessage(secret, headers(1_000), body, 1_301)).toBe(false);
+    expect(verifyMessage(secret, headers(1_000), `${body} `, 1_000)).toBe(false);
+    expect(verifyMessage('whsec_AAAA', headers(1_000), body, 1_000)).toBe(false);
+    expect(verifyMessage(secret, { ...headers(1_000), id: 'msg_2' }, body, 1_000)).toBe(false);
+  });
+});
