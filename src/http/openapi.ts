@@ -38,14 +38,14 @@ export function openApiOptions(): SwaggerOptions {
           'Every error has the envelope `{ "success": false, "error": { "code", "message", "details"? } }`. Timestamps are ISO 8601 UTC with milliseconds, except /health `last_sync` (`YYYY-MM-DD HH:MM:SS` UTC). Prices are USD, hourly rounded to 4 decimals and monthly to 2, from exact upstream decimals; monthly = hourly × 730 where an upstream gives only hourly.',
         ].join('\n'),
         // No licence has been granted for cloudprice yet (package.json is private and there is no
-        // LICENSE file): the document says so rather than inventing one (docs/adr/0006).
+        // LICENSE file): the document says so rather than inventing one (docs/adr/0008).
         license: {
           name: 'Proprietary: all rights reserved',
           identifier: 'LicenseRef-cloudprice-proprietary',
         },
       },
       // Relative to where the document was served: the same origin whatever host name, port or
-      // scheme a client reached it on (docs/adr/0006).
+      // scheme a client reached it on (docs/adr/0008).
       servers: [{ url: '/', description: 'The server that served this document' }],
       tags: API_TAGS.map((tag) => ({ ...tag })),
       components: {
