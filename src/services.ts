@@ -8,6 +8,7 @@ import { createDeliveryLoop, type DeliveryLoop } from './events/delivery-loop.js
 import { createExchangeRates } from './fx/create-exchange-rates.js';
 import type { ExchangeRateService } from './fx/exchange-rates.js';
 import { withRateRefresh } from './fx/rates-schedule.js';
+import { ComponentStates } from './health/component-states.js';
 import { createHealthService } from './health/health-service.js';
 import type { AppServices } from './http/app-services.js';
 import { createInfra, type Infra } from './infra/create-infra.js';
@@ -43,7 +44,12 @@ export interface ServiceLog {
 
 export async function createServices(config: Config, log: ServiceLog): Promise<Services> {
   const keys = resolveApiKeys(config);
+  // Background failures of the database and Redis: logged once per state change, in /health.
+  const components = new ComponentStates(log);
+  const database = components.watch('database');
   const store: CatalogStore = await createCatalogStore(config.databaseUrl, {
+    onBackgroundError: (error) => database.failed('pool', error),
+    onConnected: () => database.recovered('pool'),
     displayNames: {
       provider_a: config.providers.provider_a.displayName,
       provider_b: config.providers.provider_b.displayName,
@@ -51,7 +57,13 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     } satisfies Record<ProviderName, string>,
   });
   await store.migrate();
-  const infra = createInfra(config.redisUrl, { maxMemoryCounters: config.rateLimitMaxCounters });
+  const infra = createInfra(config.redisUrl, {
+    maxMemoryCounters: config.rateLimitMaxCounters,
+    watch: {
+      counters: components.watch('rate_limiter'),
+      bus: components.watch('invalidation_bus'),
+    },
+  });
   const metrics: Metrics =
     config.metricsPort === undefined ? noopMetrics : createPrometheusMetrics();
   const rates = createExchangeRates(config, log);
@@ -104,6 +116,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     counters: infra.counters,
     counterBackend: config.redisUrl ? 'redis' : 'memory',
     exchangeRates: rates,
+    components,
   });
   return {
     config,

@@ -3,6 +3,7 @@ import { PROVIDER_NAMES, type ProviderName } from '../catalog/model.js';
 import type { CounterStore } from '../infra/counter-store.js';
 import type { CatalogStore, ProviderSyncState } from '../storage/catalog-store.js';
 import type { ExchangeRatesHealth } from '../fx/exchange-rates.js';
+import type { ComponentReport } from './component-states.js';
 
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -23,12 +24,33 @@ export interface ProviderHealth {
   data_source: { kind: 'snapshot' | 'live'; observed_at: string; source: string } | null;
 }
 
+/** The most recent background failure of a component (a dropped connection), kept after recovery. */
+export interface LastError {
+  message: string;
+  code?: string;
+  /** ISO time it started. */
+  at: string;
+}
+
 export interface HealthReport {
   status: HealthStatus;
   timestamp: string;
   components: {
-    database: { status: HealthStatus; latency_ms: number; error?: string };
-    rate_limiter: { status: HealthStatus; latency_ms: number; backend: string; error?: string };
+    database: { status: HealthStatus; latency_ms: number; error?: string; last_error?: LastError };
+    rate_limiter: {
+      status: HealthStatus;
+      latency_ms: number;
+      backend: string;
+      error?: string;
+      last_error?: LastError;
+    };
+    /** Extension: Redis pub/sub between replicas (present with REDIS_URL). */
+    invalidation_bus?: {
+      status: HealthStatus;
+      backend: 'redis';
+      error?: string;
+      last_error?: LastError;
+    };
     providers: ProviderHealth[];
     /** D44 (extension): the rates used for `currency`. */
     exchange_rates?: ExchangeRatesHealth;
@@ -112,8 +134,17 @@ export function createHealthService(deps: {
   counters: CounterStore;
   counterBackend: string;
   exchangeRates?: { health(now: number): ExchangeRatesHealth };
+  /** Background failures (src/health/component-states.ts), by /health component name. */
+  components?: { report(component: string): ComponentReport };
   now?: () => number;
 }): HealthService {
+  const lastError = (component: string): { last_error?: LastError } => {
+    const last = deps.components?.report(component).lastError;
+    if (last === undefined) return {};
+    const { since, ...rest } = last;
+    return { last_error: { ...rest, at: since } };
+  };
+  const busFailing = () => deps.components?.report('invalidation_bus').failing;
   const now = deps.now ?? Date.now;
   return {
     async check() {
@@ -143,9 +174,11 @@ export function createHealthService(deps: {
             data_source: null,
           }));
       const exchangeRates = deps.exchangeRates?.health(at);
+      const bus = deps.counterBackend === 'redis' ? busFailing() : undefined;
       const componentsHealthy =
         database.ok &&
         limiter.ok &&
+        bus === undefined &&
         providers.every((p) => p.status === 'healthy') &&
         (exchangeRates === undefined || exchangeRates.status === 'healthy');
       const status: HealthStatus =
@@ -162,13 +195,23 @@ export function createHealthService(deps: {
             status: database.ok ? 'healthy' : 'unhealthy',
             latency_ms: database.latencyMs,
             ...(database.error !== undefined && { error: database.error }),
+            ...lastError('database'),
           },
           rate_limiter: {
             status: limiter.ok ? 'healthy' : 'unhealthy',
             latency_ms: limiter.latencyMs,
             backend: deps.counterBackend,
             ...(limiter.error !== undefined && { error: limiter.error }),
+            ...lastError('rate_limiter'),
           },
+          ...(deps.counterBackend === 'redis' && {
+            invalidation_bus: {
+              status: bus === undefined ? ('healthy' as const) : ('degraded' as const),
+              backend: 'redis' as const,
+              ...(bus !== undefined && { error: bus.message }),
+              ...lastError('invalidation_bus'),
+            },
+          }),
           providers,
           ...(exchangeRates !== undefined && { exchange_rates: exchangeRates }),
         },

@@ -2,6 +2,7 @@
  * Picks the infrastructure backends: Redis when a URL is configured (several replicas counting and
  * invalidating together), memory otherwise (one process). Called once by the composition root.
  */
+import type { ComponentWatch } from './component-watch.js';
 import type { CounterStore } from './counter-store.js';
 import type { InvalidationBus } from './invalidation-bus.js';
 import { MemoryCounterStore } from './memory/memory-counter-store.js';
@@ -22,16 +23,20 @@ export interface Infra {
  */
 export function createInfra(
   redisUrl: string | undefined,
-  options: { readonly maxMemoryCounters?: number } = {},
+  options: {
+    readonly maxMemoryCounters?: number;
+    /** Redis connection and subscription failures, per /health component (counters, bus). */
+    readonly watch?: { readonly counters: ComponentWatch; readonly bus: ComponentWatch };
+  } = {},
 ): Infra {
   const useRedis = redisUrl !== undefined && redisUrl !== '';
   const counters: CounterStore = useRedis
-    ? new RedisCounterStore(redisUrl)
+    ? new RedisCounterStore(redisUrl, options.watch ? { watch: options.watch.counters } : {})
     : new MemoryCounterStore(
         options.maxMemoryCounters === undefined ? {} : { maxKeys: options.maxMemoryCounters },
       );
   const bus: InvalidationBus = useRedis
-    ? new RedisInvalidationBus(redisUrl)
+    ? new RedisInvalidationBus(redisUrl, options.watch ? { watch: options.watch.bus } : {})
     : new MemoryInvalidationBus();
   return {
     counters,

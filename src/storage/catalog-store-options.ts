@@ -10,6 +10,8 @@ export interface CatalogStoreOptions {
    * are ignored when absent; either way the pool replaces the connection.
    */
   readonly onBackgroundError?: (error: Error) => void;
+  /** PostgreSQL: a new connection was opened (the database answers again after such errors). */
+  readonly onConnected?: () => void;
   /** PostgreSQL: most connections the query pool opens (default 10). */
   readonly maxConnections?: number;
   /** PostgreSQL: how long to wait for a connection before failing, in ms (default 5000). */

@@ -4,6 +4,19 @@ import { StringEnum } from './common.js';
 
 const Status = StringEnum(['healthy', 'degraded', 'unhealthy'] as const);
 const ProviderName = StringEnum(PROVIDER_NAMES);
+const LastError = Type.Optional(
+  Type.Object(
+    {
+      message: Type.String(),
+      code: Type.Optional(Type.String({ description: 'e.g. ECONNREFUSED, or a SQLSTATE' })),
+      at: Type.String({ format: 'date-time', description: 'when the failure started' }),
+    },
+    {
+      description:
+        'Extension: the most recent background failure (a connection dropped or refused, a lost subscription), kept after recovery. Each failure is logged once when it starts and once when it ends.',
+    },
+  ),
+);
 
 export const HealthResponse = Type.Object({
   /** `shutting_down`: the process is draining after SIGTERM/SIGINT (docs/operations.md). */
@@ -14,6 +27,7 @@ export const HealthResponse = Type.Object({
       status: Status,
       latency_ms: Type.Integer(),
       error: Type.Optional(Type.String()),
+      last_error: LastError,
     }),
     rate_limiter: Type.Object(
       {
@@ -21,8 +35,23 @@ export const HealthResponse = Type.Object({
         latency_ms: Type.Integer(),
         backend: Type.String({ description: 'memory or redis' }),
         error: Type.Optional(Type.String()),
+        last_error: LastError,
       },
       { description: 'Extension (D11): the rate-limit counter store.' },
+    ),
+    invalidation_bus: Type.Optional(
+      Type.Object(
+        {
+          status: Status,
+          backend: StringEnum(['redis'] as const),
+          error: Type.Optional(Type.String()),
+          last_error: LastError,
+        },
+        {
+          description:
+            'Extension, with REDIS_URL: the pub/sub channel that tells every replica of a new catalogue. degraded while a connection or the subscription is down (replicas still notice a new catalogue within CATALOG_VERSION_POLL).',
+        },
+      ),
     ),
     providers: Type.Array(
       Type.Object({

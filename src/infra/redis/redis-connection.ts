@@ -9,6 +9,7 @@
  * quickly or rejects quickly, and the connection keeps healing in the background on its own.
  */
 import { Redis } from 'ioredis';
+import { unwatched, type ComponentWatch } from '../component-watch.js';
 
 /** A TCP connection attempt that has not completed by then is abandoned (ms). */
 export const REDIS_CONNECT_TIMEOUT_MS = 500;
@@ -33,7 +34,11 @@ export const REDIS_RECONNECT_DELAY_MS = 500;
  * connection is not ready rejects at once. Callers that want to ride out the first connection
  * (or a reconnection already in progress) call {@link whenRedisReady} first.
  */
-export function createRedisConnection(url: string, purpose: string): Redis {
+export function createRedisConnection(
+  url: string,
+  purpose: string,
+  watch: ComponentWatch = unwatched,
+): Redis {
   const redis = new Redis(url, {
     connectionName: `cloudprice:${purpose.replace(/[^A-Za-z0-9:_.-]/g, '_')}`,
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
@@ -51,14 +56,25 @@ export function createRedisConnection(url: string, purpose: string): Redis {
     disableClientInfo: true,
   });
   // Without a listener ioredis prints every connection error to stderr, twice a second during an
-  // outage. Failures reach callers as rejected commands and through ping() (/health) instead.
-  redis.on('error', ignoreConnectionError);
+  // outage. Failures reach callers as rejected commands and through ping() (/health), and the
+  // watch hears every one; it logs only a change of state, never each retry.
+  redis.on('error', (error: Error) => {
+    if (!closing.has(redis)) watch.failed(purpose, error);
+  });
+  // A connection closed by the server (CLIENT KILL, a restart) emits no error, only 'close'.
+  redis.on('close', () => {
+    if (!closing.has(redis)) watch.failed(purpose, new Error('connection closed'));
+  });
+  redis.on('ready', () => watch.recovered(purpose));
   return redis;
 }
 
 function ignoreConnectionError(): void {
   // Intentionally empty: see createRedisConnection.
 }
+
+/** Connections being closed by us: their 'close' is no failure. */
+const closing = new WeakSet<Redis>();
 
 /** One shared wait per connection, so a burst of requests adds no listeners per request. */
 const pendingReady = new WeakMap<Redis, Promise<void>>();
@@ -124,6 +140,7 @@ function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
  * then a hard disconnect that also stops any pending reconnection. Never rejects.
  */
 export async function closeRedisConnection(redis: Redis): Promise<void> {
+  closing.add(redis);
   if (redis.status === 'ready') {
     await redis.quit().catch(ignoreConnectionError);
   }

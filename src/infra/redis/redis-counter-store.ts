@@ -5,6 +5,7 @@
 import type { Redis, Result } from 'ioredis';
 import type { CounterStore } from '../counter-store.js';
 import { invalidTtlError } from '../ttl.js';
+import type { ComponentWatch } from '../component-watch.js';
 import { closeRedisConnection, createRedisConnection, whenRedisReady } from './redis-connection.js';
 
 /**
@@ -37,6 +38,8 @@ export const DEFAULT_COUNTER_KEY_PREFIX = 'cloudprice:counter:';
 export interface RedisCounterStoreOptions {
   /** Prepended to every key (default {@link DEFAULT_COUNTER_KEY_PREFIX}); tests use a unique one. */
   keyPrefix?: string;
+  /** Told when the connection fails and recovers (logged once per change, shown in /health). */
+  watch?: ComponentWatch;
 }
 
 export class RedisCounterStore implements CounterStore {
@@ -45,7 +48,7 @@ export class RedisCounterStore implements CounterStore {
 
   /** Connects to `url` in the background; increments before the first connection wait for it. */
   constructor(url: string, options: RedisCounterStoreOptions = {}) {
-    this.#redis = createRedisConnection(url, 'counters');
+    this.#redis = createRedisConnection(url, 'counters', options.watch);
     this.#redis.defineCommand(INCREMENT_COMMAND, { numberOfKeys: 1, lua: INCREMENT_WITH_TTL_LUA });
     this.#keyPrefix = options.keyPrefix ?? DEFAULT_COUNTER_KEY_PREFIX;
   }

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { unwatched, type ComponentWatch } from '../component-watch.js';
 import type { InvalidationBus } from '../invalidation-bus.js';
 import { ListenerSet } from '../listener-set.js';
 import { closeRedisConnection, createRedisConnection, whenRedisReady } from './redis-connection.js';
@@ -28,6 +29,11 @@ export interface RedisInvalidationBusOptions {
    * or a failed (re)subscription (which is retried on a fresh connection). Default: ignored.
    */
   onError?: (error: unknown) => void;
+  /**
+   * Told when a connection or the subscription fails and when it works again (sources
+   * `bus-publisher`, `bus-subscriber`, `subscription`): logged once per change, shown in /health.
+   */
+  watch?: ComponentWatch;
 }
 
 export class RedisInvalidationBus implements InvalidationBus {
@@ -36,6 +42,7 @@ export class RedisInvalidationBus implements InvalidationBus {
   readonly #subscriber: Redis;
   readonly #channel: string;
   readonly #onError: (error: unknown) => void;
+  readonly #watch: ComponentWatch;
   /** Payload of our own messages, to recognise them when they come back. */
   readonly #instanceId = randomUUID();
   /** True once a subscription has been confirmed; later confirmations follow a lost connection. */
@@ -46,8 +53,9 @@ export class RedisInvalidationBus implements InvalidationBus {
   constructor(url: string, options: RedisInvalidationBusOptions = {}) {
     this.#channel = options.channel ?? CATALOG_INVALIDATED_CHANNEL;
     this.#onError = options.onError ?? (() => undefined);
-    this.#publisher = createRedisConnection(url, 'bus-publisher');
-    this.#subscriber = createRedisConnection(url, 'bus-subscriber');
+    this.#watch = options.watch ?? unwatched;
+    this.#publisher = createRedisConnection(url, 'bus-publisher', this.#watch);
+    this.#subscriber = createRedisConnection(url, 'bus-subscriber', this.#watch);
     this.#subscriber.on('message', (channel: string, payload: string) => {
       if (channel === this.#channel && payload !== this.#instanceId) this.#notifyUnawaited();
     });
@@ -83,6 +91,7 @@ export class RedisInvalidationBus implements InvalidationBus {
     } catch (error) {
       if (this.#closed) return;
       this.#onError(error);
+      this.#watch.failed('subscription', error);
       // A connection that is ready but cannot subscribe is not usable: start a fresh one, whose
       // 'ready' brings us back here.
       this.#subscriber.disconnect(true);
@@ -90,6 +99,7 @@ export class RedisInvalidationBus implements InvalidationBus {
     }
     // Only now is every later message guaranteed to reach us; anything published before this
     // point while we were disconnected may be lost, so drop the caches once.
+    this.#watch.recovered('subscription');
     if (this.#subscribedBefore) this.#notifyUnawaited();
     this.#subscribedBefore = true;
   }

@@ -83,7 +83,12 @@ export function openPostgresCatalogStore(
   // The pool listens only to idle clients; a connection that drops while checked out (inside a
   // query or a transaction) emits 'error' on the client, which must be heard too. The query in
   // flight still rejects, and the pool discards the broken client on release.
-  for (const p of [pool, lockPool]) p.on('connect', (client) => client.on('error', onError));
+  for (const p of [pool, lockPool]) {
+    p.on('connect', (client) => {
+      client.on('error', onError);
+      options.onConnected?.();
+    });
+  }
   return new KyselyCatalogStore({
     db: new Kysely<CatalogDatabase>({ dialect: new CurrentSchemaPostgresDialect({ pool }) }),
     capabilities: postgresCapabilities,
