@@ -22,7 +22,10 @@ interface Timed {
   /** The time (epoch ms, from pino's ISO `time`) and msg of every log line printed. */
   readonly lines: ReadonlyArray<{ time: number; msg: string }>;
   readonly spawnedAt: number;
-  /** CPU time (user + system, all threads) of the spawned process when the line matched. */
+  /**
+   * CPU time (user + system, all threads) of the spawned process when the line matched: the
+   * server's own when it is `node`, only npm's own when it is `npm`.
+   */
   readonly cpuMs: number | undefined;
 }
 
@@ -108,13 +111,13 @@ async function firstStart(command: string, args: readonly string[], extra = {}):
 }
 
 /** Where the time of one main.js start went, from its log lines' timestamps. */
-function phases(run: Timed): string {
+function phases(run: Timed, showCpu = true): string {
   const at = (pattern: RegExp) => run.lines.find((l) => pattern.test(l.msg))?.time;
   const first = run.lines[0]?.time;
   const filled = at(/empty catalogue filled/);
   const listening = at(LISTENING);
   const parts = [
-    run.cpuMs !== undefined ? `CPU ${(run.cpuMs / 1000).toFixed(2)} s` : '',
+    showCpu && run.cpuMs !== undefined ? `CPU ${(run.cpuMs / 1000).toFixed(2)} s` : '',
     first !== undefined ? `first log line ${((first - run.spawnedAt) / 1000).toFixed(2)} s` : '',
     filled !== undefined
       ? `catalogue filled ${((filled - run.spawnedAt) / 1000).toFixed(2)} s`
@@ -128,7 +131,7 @@ const loadAtStart = uptime();
 const results: string[] = [];
 const npmStart = async (label: string) => {
   const run = await firstStart('npm', ['start', '--silent']);
-  const line = `${label}: ${(run.ms / 1000).toFixed(2)} s (${phases(run)}; load ${uptime()})`;
+  const line = `${label}: ${(run.ms / 1000).toFixed(2)} s (${phases(run, false)}; load ${uptime()})`;
   console.log(line);
   results.push(`- ${line}`);
 };
@@ -149,10 +152,11 @@ const step = async (label: string, command: string, args: readonly string[]) => 
 for (let i = 0; i < RUNS; i += 1) {
   await step('`npm run build` (tsc, always builds)', 'npm', ['run', 'build', '--silent']);
 }
-await step('prestart with both builds up to date (`tsx scripts/prestart.ts`)', 'npx', [
-  'tsx',
-  'scripts/prestart.ts',
-]);
+await step(
+  'prestart with both builds up to date (`node --import tsx scripts/prestart.ts`)',
+  process.execPath,
+  ['--import', 'tsx', 'scripts/prestart.ts'],
+);
 rmSync(path.join(ROOT, 'dist', 'web'), { recursive: true, force: true });
 await step('web build alone (`tsx scripts/build-web.ts`, no dist/web)', 'npx', [
   'tsx',
