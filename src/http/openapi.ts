@@ -1,4 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import { describeCsvExport } from './csv-export-openapi.js';
 
 /**
  * The document's tags: every operation names one of these (`tags` in its route schema), and
@@ -53,6 +54,10 @@ export function openApiOptions(): SwaggerOptions {
       },
       security: [{ apiKey: [] }],
     },
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? describeCsvExport(document.openapiObject)
+        : document.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,

@@ -4,7 +4,9 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSTANCE_CSV_COLUMNS } from '../../src/catalog/instance-csv.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
+import { parseCsv } from '../support/parse-csv.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
 
 interface OpenApiDocument {
@@ -91,6 +93,28 @@ describe('GET /openapi.json', () => {
         'format',
       ].sort(),
     );
+  });
+
+  it('declares the CSV answer of GET /instances with an example our writer produced', async () => {
+    const ok = doc.paths['/instances']!['get']!.responses['200'] as {
+      content: Record<string, { example?: unknown }>;
+      headers?: Record<string, unknown>;
+    };
+    expect(Object.keys(ok.content).sort()).toEqual(['application/json', 'text/csv']);
+    const example = ok.content['text/csv']!.example;
+    expect(typeof example).toBe('string');
+    const rows = parseCsv(example as string);
+    expect(rows[0]).toEqual([...INSTANCE_CSV_COLUMNS]);
+    expect(rows).toHaveLength(2);
+    expect(Object.keys(ok.headers ?? {}).sort()).toEqual(['Content-Disposition', 'X-Total-Count']);
+    // The header row the document shows is the one a real CSV answer starts with.
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/instances?format=csv&limit=1',
+      headers: auth,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(parseCsv(response.body)[0]).toEqual(rows[0]);
   });
 
   it('rejects a response that breaks the document (the check can fail)', () => {
