@@ -8,7 +8,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../upstream-error.js';
-import { REGION, offerFileText, sampleLayout, sortBySku } from './fixtures/offer-file.js';
+import {
+  REGION,
+  entry,
+  offerFileText,
+  sampleLayout,
+  sortBySku,
+  typeSpec,
+} from './fixtures/offer-file.js';
 import { OfferFileScanner } from './offer-file-scanner.js';
 import { moduleGraph, transpileFiles } from '../../../../bench/support/transpile.js';
 import { scanStreamInWorker, type RegionScanOptions } from './region-file-worker.js';
@@ -132,17 +139,22 @@ describe('scanStreamInWorker', () => {
   });
 
   it('reports a worker crash (out of memory) as UPSTREAM_INVALID_DATA, never an unhandled error', async () => {
-    const w = watched({ workerHeapMb: 1 });
-    // One record of 30 MB of escapes: the scanner must hold and parse it, which 1 MB cannot.
-    const huge = `{"products" : {"S" : {"sku" : "S", "x" : "RunInstances BoxUsage: Compute Instance ${'\\n'.repeat(15_000_000)}"}}}`;
-    const source = Readable.from(chunksOf(Buffer.from(huge), 1 << 16));
-    const error = await rejection(
-      scanStreamInWorker(
-        source,
-        'huge',
-        { ...w.options, maxRecordBytes: 64 << 20 },
-        AbortSignal.timeout(25_000),
+    const w = watched({ workerHeapMb: 16 });
+    // 1,500 products we keep, each with its own 40 KB attribute: what the worker keeps grows
+    // record by record far past its 16 MB heap, so the worker dies and this process does not.
+    // (The memory must grow gradually, as a hostile file's would within maxRecordBytes: from
+    // Node 22 one allocation larger than a worker's whole heap aborts the process instead.)
+    const entries = Array.from({ length: 1_500 }, (_, i) =>
+      entry(
+        `OOM${String(i).padStart(13, '0')}`,
+        typeSpec(`m5.${i}xlarge`, { networkPerformance: `${i} `.padEnd(40_000, 'x') }),
+        'linux',
+        100_000,
       ),
+    );
+    const source = Readable.from(chunksOf(Buffer.from(offerFileText({ entries })), 1 << 16));
+    const error = await rejection(
+      scanStreamInWorker(source, 'huge', w.options, AbortSignal.timeout(25_000)),
     );
     expect(error.code).toBe('UPSTREAM_INVALID_DATA');
     expect(error.message).toMatch(/parser (failed|stopped)/);
