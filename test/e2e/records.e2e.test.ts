@@ -1,16 +1,10 @@
 // Currency and price units in Instances, and the views built on records: Compare, the instance
 // page and Changes, in a real browser against a real server. Each view's state is in the URL
 // (D50), Back restores it, the figures equal the API's answer, and axe passes at every width.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkAtEveryWidth,
-  chromiumMissing,
-  launchChromium,
-  newContext,
-  watchConsole,
-} from './support/browser.js';
-import { E2E_KEY, startUiServer, type UiServer } from './support/ui-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { checkAtEveryWidth, chromiumMissing } from './support/browser.js';
+import { keyedSession } from './support/keyed-session.js';
 
 interface Row {
   id: number;
@@ -41,43 +35,15 @@ const nameText = (r: Row) =>
   r.instance_name === r.instance_id ? r.instance_id : `${r.instance_name} (${r.instance_id})`;
 
 const skip = chromiumMissing();
-let clients = 0;
-const client = () => `10.79.0.${++clients}`;
 
 describe.skipIf(skip !== undefined)(
   'records: currency, compare, instance page, changes',
   { timeout: 120_000 },
   () => {
-    let server: UiServer;
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
-
-    beforeAll(async () => {
-      [server, browser] = await Promise.all([startUiServer(), launchChromium()]);
-    }, 180_000);
-    afterAll(async () => {
-      await Promise.all(contexts.map((c) => c.close()));
-      await browser?.close();
-      await server?.stop();
-    });
-
-    async function keyedPage(
-      path: string,
-    ): Promise<{ page: Page; problems: string[]; id: string }> {
-      const id = client();
-      const context = await newContext(browser, id);
-      contexts.push(context);
-      await context.addInitScript(
-        (key) => sessionStorage.setItem('cloudprice.apiKey', key),
-        E2E_KEY,
-      );
-      const page = await context.newPage();
-      const problems = watchConsole(page);
-      await page.goto(`${server.url}${path}`);
-      return { page, problems, id };
-    }
+    const session = keyedSession('10.79.0.');
+    const keyedPage = session.keyedPage;
     async function json<T>(path: string, id: string): Promise<T> {
-      const response = await server.api(path, id);
+      const response = await session.server().api(path, id);
       expect(response.status).toBe(200);
       return (await response.json()) as T;
     }
@@ -135,7 +101,7 @@ describe.skipIf(skip !== undefined)(
         .getByRole('combobox', { name: 'Currency' })
         .locator('option')
         .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
-      const refused = await server.api('/instances?limit=1&currency=XXX', id);
+      const refused = await session.server().api('/instances?limit=1&currency=XXX', id);
       const allowed = ((await refused.json()) as { error: { details: { allowed: string[] } } })
         .error.details.allowed;
       expect(offered.length).toBeGreaterThan(10);
@@ -212,7 +178,7 @@ describe.skipIf(skip !== undefined)(
     });
 
     it('instance page: specs, every region of its provider, the history chart, similar types', async () => {
-      const probe = client();
+      const probe = session.newClient();
       const list = await json<InstancesAnswer>('/instances?provider=provider_c&limit=1', probe);
       const record = list.data.instances[0]!;
       const { page, problems, id } = await keyedPage(`/ui/?view=instance&id=${record.id}`);
@@ -260,7 +226,7 @@ describe.skipIf(skip !== undefined)(
     });
 
     it('instance page and changes follow the chosen currency', async () => {
-      const probe = client();
+      const probe = session.newClient();
       const list = await json<InstancesAnswer>('/instances?provider=provider_a&limit=1', probe);
       const record = list.data.instances[0]!;
       const { page, id } = await keyedPage(`/ui/?view=instance&id=${record.id}&currency=JPY`);

@@ -1,17 +1,11 @@
 // Regions side by side (GET /instance-types, D46) in a real browser against a real server: the
 // regions, "available in all" and the page are in the URL (D50), the cells equal the API's
 // answer, the cheapest region of each row is marked, Back restores, and axe passes at every width.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { FEATURES } from '../../web/src/features.js';
-import {
-  checkAtEveryWidth,
-  chromiumMissing,
-  launchChromium,
-  newContext,
-  watchConsole,
-} from './support/browser.js';
-import { E2E_KEY, startUiServer, type UiServer } from './support/ui-server.js';
+import { checkAtEveryWidth, chromiumMissing } from './support/browser.js';
+import { keyedSession } from './support/keyed-session.js';
 
 interface TypesAnswer {
   data: {
@@ -26,8 +20,6 @@ interface TypesAnswer {
 }
 
 const skip = chromiumMissing();
-let clients = 0;
-const client = () => `10.80.0.${++clients}`;
 
 // Runs once the page is built with the view on (web/src/features.ts), i.e. when the server has
 // /instance-types.
@@ -35,36 +27,10 @@ describe.skipIf(skip !== undefined || !FEATURES.instanceTypes)(
   'regions side by side',
   { timeout: 120_000 },
   () => {
-    let server: UiServer;
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
-
-    beforeAll(async () => {
-      [server, browser] = await Promise.all([startUiServer(), launchChromium()]);
-    }, 180_000);
-    afterAll(async () => {
-      await Promise.all(contexts.map((c) => c.close()));
-      await browser?.close();
-      await server?.stop();
-    });
-
-    async function keyedPage(
-      path: string,
-    ): Promise<{ page: Page; problems: string[]; id: string }> {
-      const id = client();
-      const context = await newContext(browser, id);
-      contexts.push(context);
-      await context.addInitScript(
-        (key) => sessionStorage.setItem('cloudprice.apiKey', key),
-        E2E_KEY,
-      );
-      const page = await context.newPage();
-      const problems = watchConsole(page);
-      await page.goto(`${server.url}${path}`);
-      return { page, problems, id };
-    }
+    const session = keyedSession('10.80.0.');
+    const keyedPage = session.keyedPage;
     async function types(query: string, id: string): Promise<TypesAnswer> {
-      const response = await server.api(`/instance-types?${query}`, id);
+      const response = await session.server().api(`/instance-types?${query}`, id);
       expect(response.status).toBe(200);
       return (await response.json()) as TypesAnswer;
     }

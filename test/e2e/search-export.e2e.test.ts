@@ -3,58 +3,24 @@
 // when the page is built with the feature on (web/src/features.ts), which is when the server
 // this page ships with has the endpoint.
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { FEATURES } from '../../web/src/features.js';
-import {
-  checkAtEveryWidth,
-  chromiumMissing,
-  launchChromium,
-  newContext,
-  watchConsole,
-} from './support/browser.js';
-import { E2E_KEY, startUiServer, type UiServer } from './support/ui-server.js';
+import { checkAtEveryWidth, chromiumMissing } from './support/browser.js';
+import { keyedSession } from './support/keyed-session.js';
 
 interface InstancesAnswer {
   data: { instances: { instance_id: string }[]; pagination: { total: number } };
 }
 
 const skip = chromiumMissing();
-let clients = 0;
-const client = () => `10.81.0.${++clients}`;
 
 describe.skipIf(skip !== undefined || !(FEATURES.csv || FEATURES.search || FEATURES.regionList))(
   'instances: search, several regions, CSV download',
   { timeout: 120_000 },
   () => {
-    let server: UiServer;
-    let browser: Browser;
-    const contexts: BrowserContext[] = [];
-
-    beforeAll(async () => {
-      [server, browser] = await Promise.all([startUiServer(), launchChromium()]);
-    }, 180_000);
-    afterAll(async () => {
-      await Promise.all(contexts.map((c) => c.close()));
-      await browser?.close();
-      await server?.stop();
-    });
-
-    async function keyedPage(
-      path: string,
-    ): Promise<{ page: Page; problems: string[]; id: string }> {
-      const id = client();
-      const context = await newContext(browser, id);
-      contexts.push(context);
-      await context.addInitScript(
-        (key) => sessionStorage.setItem('cloudprice.apiKey', key),
-        E2E_KEY,
-      );
-      const page = await context.newPage();
-      const problems = watchConsole(page);
-      await page.goto(`${server.url}${path}`);
-      return { page, problems, id };
-    }
+    const session = keyedSession('10.81.0.');
+    const keyedPage = session.keyedPage;
     const search = (page: Page) => new URL(page.url()).searchParams;
     async function loaded(page: Page): Promise<void> {
       await page.locator('table.data[aria-busy="false"]').waitFor();
@@ -80,10 +46,9 @@ describe.skipIf(skip !== undefined || !(FEATURES.csv || FEATURES.search || FEATU
         await expect.poll(() => search(page).get('region')).toBe('icn,ap-northeast-1');
         expect(page.url()).toContain('region=icn,ap-northeast-1');
         await loaded(page);
-        const response = await server.api(
-          '/instances?q=micro&region=icn,ap-northeast-1&limit=50&offset=0',
-          id,
-        );
+        const response = await session
+          .server()
+          .api('/instances?q=micro&region=icn,ap-northeast-1&limit=50&offset=0', id);
         const api = (await response.json()) as InstancesAnswer;
         expect(api.data.instances.length).toBeGreaterThan(0);
         await expect
@@ -121,10 +86,9 @@ describe.skipIf(skip !== undefined || !(FEATURES.csv || FEATURES.search || FEATU
         ]);
         expect(download.suggestedFilename()).toBe('instances.csv');
         const saved = readFileSync(await download.path(), 'utf8');
-        const response = await server.api(
-          '/instances?provider=provider_a&sort_by=vcpu&order=desc&limit=10000&format=csv',
-          id,
-        );
+        const response = await session
+          .server()
+          .api('/instances?provider=provider_a&sort_by=vcpu&order=desc&limit=10000&format=csv', id);
         expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
         expect(saved).toBe(await response.text());
         expect(saved.split('\r\n')[0]).toMatch(/^id,provider,region_code,/);
