@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { applyCatalogInTransaction } from '../../src/storage/catalog-apply.js';
+import { CatalogIndexHolder } from '../../src/catalog/index/catalog-index-holder.js';
+import { applyCatalogInTransaction, planApply } from '../../src/storage/catalog-apply.js';
 import type { CatalogDatabase } from '../../src/storage/catalog-schema.js';
 import type { CatalogStore, InstanceQuery } from '../../src/storage/catalog-store.js';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
@@ -99,6 +100,71 @@ for (const backend of postgres) {
       await Promise.all([committedA, committedB]);
       const expected = shrunkA.offers.length + repricedB.offers.length;
       expect((await store.queryInstances(EVERYTHING)).total).toBe(expected);
+    });
+
+    // What a replica's background check concludes (CatalogIndexHolder: read the version, rebuild
+    // when it changed). Two real connections: A's apply is held open on one while B's apply runs
+    // on the store's own pool; a check runs between the two commits and another after both.
+    // With max(sync_runs.id) as the version, B (the higher id) committed first, the check between
+    // saw B's id, and A's later commit (a lower id) left max(id) where it was: the check after
+    // both kept the index without A's change until some later sync. With the catalog_version
+    // row, B waits for A's row lock, so there is no commit between to see, and the version after
+    // both is new.
+    it('version-ordering defect: the version poll notices a commit whose run id is lower than one it already saw', async () => {
+      const holder = new CatalogIndexHolder(store, { pollIntervalMs: 0 });
+      const [a, b] = generateCatalogs(120, 23);
+      await loadCatalogs(store, [a!, b!]);
+      const before = await holder.start();
+      const shrunkA = { ...a!, offers: a!.offers.slice(0, 3) };
+      const repricedB = {
+        ...b!,
+        offers: b!.offers.map((o) => ({ ...o, monthlyMicros: o.monthlyMicros + 10_000 })),
+      };
+
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let appliedA = false;
+      const committedA = other.transaction().execute(async (trx) => {
+        await applyCatalogInTransaction(trx, shrunkA, run('provider_a'));
+        appliedA = true;
+        await gate;
+      });
+      await waitFor(() => appliedA, 10_000);
+      // A's run id is taken: B's is higher.
+      let settledB = false;
+      const committedB = store.applyProviderCatalog(repricedB, run('provider_b')).finally(() => {
+        settledB = true;
+      });
+      const waitingForLock = async () =>
+        ((
+          await watcher.query(
+            `select 1 from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'`,
+            [applicationName],
+          )
+        ).rowCount ?? 0) > 0;
+      await eventually(async () => {
+        if (!settledB && !(await waitingForLock()))
+          throw new Error('B neither committed nor waits');
+      }, 8_000);
+
+      // The check between the commits.
+      const between = await holder.refresh();
+
+      release();
+      await Promise.all([committedA, committedB]);
+      // The check after both commits must serve both changes.
+      const after = await holder.refresh();
+      expect(after.version).toBeGreaterThan(between.version);
+      const total = (index: typeof after, provider: 'provider_a' | 'provider_b') =>
+        index.query({ ...EVERYTHING, filter: { provider } }).total;
+      const pricesB = (index: typeof after) =>
+        index
+          .query({ ...EVERYTHING, filter: { provider: 'provider_b' }, limit: 1_000 })
+          .rows.map((row) => row.monthlyMicros);
+      expect(total(after, 'provider_a')).toBe(planApply(shrunkA).offers.length);
+      expect(total(after, 'provider_a')).toBeLessThan(total(before, 'provider_a'));
+      expect(pricesB(after)).toEqual(pricesB(before).map((micros) => micros + 10_000));
+      holder.stop();
     });
   });
 }
