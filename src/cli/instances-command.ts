@@ -1,9 +1,14 @@
 // `cloudprice instances`: GET /instances for a person at a terminal. The options become the
 // route's query parameters and go through the same parser (parseInstanceQuery) and the same
 // listing, so the CLI and the API cannot disagree on a filter, a sort or a price.
-import { SORT_FIELDS, parseInstanceQuery } from '../catalog/instance-query.js';
+import {
+  CSV_MAX_LIMIT,
+  MAX_LIMIT,
+  SORT_FIELDS,
+  parseInstanceQuery,
+} from '../catalog/instance-query.js';
 import type { InstanceRecord } from '../catalog/instance-json.js';
-import { instancesToCsv } from '../catalog/instance-csv.js';
+import { exportInstancesCsv } from '../catalog/instance-export.js';
 import {
   configOf,
   EXIT_NO_DATA,
@@ -31,7 +36,9 @@ same validation, same prices). Options:
   --gpu                   only instances with a GPU
   --sort <field>          ${SORT_FIELDS.join(', ')} (default price)
   --order <asc|desc>      default asc
-  --limit <n>             rows to print, 1 to 100 (default 50)   --offset <n>  rows to skip
+  --limit <n>             rows to print: table and json 1 to 100 (default 50); csv 1 to 10000
+                          (default 10000: the whole result, as far as GET /instances?format=csv
+                          goes)                                  --offset <n>  rows to skip
   --currency <code>       prices in this currency (USD default; see GET /health exchange_rates)
   --format <table|json|csv>
                           table (default): aligned columns for people; json: the body of
@@ -154,22 +161,42 @@ export async function runInstancesCommand(args: readonly string[], io: CliIo): P
   }
   const format = outputFormat('instances', values.format);
   const raw = instancesQueryOf(values);
+  // An export is the whole filtered result in one call, up to the API's CSV cap (D47); a page
+  // for people (table) or for the JSON body stays the API's JSON page.
+  const csv = format === 'csv';
+  if (csv) raw['limit'] ??= String(CSV_MAX_LIMIT);
+  const limits = { maxLimit: csv ? CSV_MAX_LIMIT : MAX_LIMIT };
   // Everything but the currency is checked before anything is opened, so a typo costs nothing;
   // the currencies allowed depend on the exchange rates the services load.
-  const early = parseInstanceQuery({ ...raw, currency: undefined });
+  const early = parseInstanceQuery({ ...raw, currency: undefined }, undefined, limits);
   if (!early.ok) throw usageErrorOf(early.problem);
 
   return withServices(configOf(io), io, async (services) => {
-    const parsed = parseInstanceQuery(raw, services.rates.current());
+    const parsed = parseInstanceQuery(raw, services.rates.current(), limits);
     if (!parsed.ok) throw usageErrorOf(parsed.problem);
-    const bytes = await services.listing.list(parsed.value);
-    const body = JSON.parse(bytes.toString('utf8')) as InstancesBody;
-    const { instances } = body.data;
-    if (format === 'json') io.out(bytes.toString('utf8'));
-    else if (format === 'csv') io.write(instancesToCsv(instances));
-    else if (instances.length > 0)
-      io.out(formatInstancesTable(body, parsed.value.money.monthlyDigits));
-    if (instances.length > 0) return EXIT_OK;
+    let shown: number;
+    let total: number;
+    if (csv) {
+      // The same code and source as GET /instances?format=csv.
+      const exported = await exportInstancesCsv(services, parsed.value);
+      io.write(exported.csv);
+      ({ total } = exported);
+      shown = Math.max(0, Math.min(total - parsed.value.query.offset, parsed.value.query.limit));
+      const { offset } = parsed.value.query;
+      if (shown > 0 && offset + shown < total) {
+        io.err(
+          `cloudprice instances: records ${offset + 1}-${offset + shown} of ${total} written; --offset for more`,
+        );
+      }
+    } else {
+      const bytes = await services.listing.list(parsed.value);
+      const body = JSON.parse(bytes.toString('utf8')) as InstancesBody;
+      shown = body.data.instances.length;
+      total = body.data.pagination.total;
+      if (format === 'json') io.out(bytes.toString('utf8'));
+      else if (shown > 0) io.out(formatInstancesTable(body, parsed.value.money.monthlyDigits));
+    }
+    if (shown > 0) return EXIT_OK;
     // Nothing to show: say why on stderr (stdout keeps the machine-readable answer).
     if (
       (services.catalog.current ?? (await services.catalog.ready())).lastSuccessfulSync === null
@@ -177,7 +204,7 @@ export async function runInstancesCommand(args: readonly string[], io: CliIo): P
       io.err('cloudprice instances: the catalogue is empty; run `cloudprice sync` first');
       return EXIT_NO_DATA;
     }
-    io.err(`cloudprice instances: no instance matches (${body.data.pagination.total} in total)`);
+    io.err(`cloudprice instances: no instance matches (${total} in total)`);
     return EXIT_NO_MATCH;
   });
 }

@@ -167,6 +167,45 @@ for (const backend of await storeBackends()) {
       );
     });
 
+    // Regression (issue 13): `--format csv` was held to the JSON page (1..100, default 50), so an
+    // export needed one call per 100 rows. A CSV export is the whole filtered result up to the
+    // API's CSV cap (D47: 10,000), and --limit/--offset still narrow it.
+    it('--format csv without --limit writes every matching record; --limit takes 1..10,000', async () => {
+      const http = await viaApi<InstancesBody>('GET', '/instances?sort_by=vcpu&limit=1');
+      const total = http.data.pagination.total;
+      expect(total).toBeGreaterThan(100);
+      const all = await runBuilt(['instances', '--sort', 'vcpu', '--format', 'csv'], env);
+      expect([all.code, all.stderr]).toEqual([0, '']);
+      const rows = parseCsv(all.stdout).slice(1);
+      expect(rows).toHaveLength(total);
+      const exported = await api!.app.inject({
+        method: 'GET',
+        url: '/instances?sort_by=vcpu&format=csv&limit=10000',
+        headers: auth,
+      });
+      expect(all.stdout).toBe(exported.body);
+
+      const page = await runBuilt(
+        ['instances', '--sort', 'vcpu', '--limit', '101', '--offset', '7', '--format', 'csv'],
+        env,
+      );
+      expect(page.code, page.stderr).toBe(0);
+      expect(parseCsv(page.stdout).slice(1)).toEqual(rows.slice(7, 108));
+      // Narrower than the whole result: stderr says how to get the rest (stdout stays CSV).
+      expect(page.stderr).toBe(
+        `cloudprice instances: records 8-108 of ${total} written; --offset for more\n`,
+      );
+
+      const tooMany = await runBuilt(['instances', '--limit', '10001', '--format', 'csv'], env);
+      expect([tooMany.code, tooMany.stdout]).toEqual([2, '']);
+      expect(tooMany.stderr).toMatch(
+        /^cloudprice instances: --limit "10001": must be from 1 to 10000\n/,
+      );
+      const table = await runBuilt(['instances', '--limit', '101'], env);
+      expect([table.code, table.stdout]).toEqual([2, '']);
+      expect(table.stderr).toMatch(/^cloudprice instances: --limit "101": must be from 1 to 100\n/);
+    });
+
     it('--currency converts as the API does; an unknown currency is a usage error (2)', async () => {
       const run = await runBuilt(
         ['instances', '--limit', '3', '--currency', 'JPY', '--format', 'json'],
