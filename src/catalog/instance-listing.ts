@@ -1,20 +1,41 @@
 // GET /instances as a core service: the current catalogue index answers the query, and a
-// response cache (spec 4.2 caching, D20) keeps whole bodies as bytes so a hit costs no work.
+// response cache (spec 4.2 caching, D20) keeps whole bodies so a hit costs no work.
 // The cache belongs to one catalogue version: a new index starts an empty one, so a response is
 // never served for a version other than the one it was built from.
+//
+// A miss builds its body as one string (a join of the records' JSON serialised at build): a
+// string lives on the V8 heap and dies young, where every Buffer is an off-heap allocation that
+// V8 counts as external memory and answers with a full Mark-Compact once enough piles up (one
+// every ~0.3 s under a stream of misses when each miss made three 28 KB Buffers;
+// docs/performance.md). The cache keeps a miss as its recipe (the page's rows and the small rest
+// of the body, a few hundred bytes) and makes the bytes on the first hit, once: queries asked
+// once (a price slider) never hold 28 KB each in the old generation, and repeated ones are sent
+// as ready bytes.
 import { LRUCache } from 'lru-cache';
 import type { CatalogIndex } from './index/catalog-index.js';
 import type { CatalogIndexHolder } from './index/catalog-index-holder.js';
 import type { ParsedInstanceQuery } from './instance-query.js';
+import type { MoneyView } from '../fx/convert.js';
+import type { InstanceRow } from '../storage/catalog-store.js';
 
 export const CACHE_TTL_SECONDS = 300;
 
 /** Upper bound of all cached bodies and their keys together, in bytes. */
 export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
+/** A JSON body: UTF-8 bytes, or a string Node encodes as UTF-8 as it writes it. */
+export type ResponseBody = Buffer | string;
+
+/** What makes a cached body that was asked for once: `HEAD`, the page's records, then `rest`. */
+interface Recipe {
+  readonly rows: readonly InstanceRow[];
+  readonly money: MoneyView;
+  readonly rest: string;
+}
+
 interface VersionCache {
   readonly version: number;
-  readonly bodies: LRUCache<string, Buffer>;
+  readonly bodies: LRUCache<string, Buffer | Recipe>;
 }
 
 export class InstanceListing {
@@ -43,8 +64,8 @@ export class InstanceListing {
   /** Told of every cache lookup (metrics); unset costs nothing. */
   onLookup: ((hit: boolean) => void) | undefined;
 
-  /** The response body: cached bytes on a hit, built from the current index on a miss. */
-  async list(parsed: ParsedInstanceQuery): Promise<Buffer> {
+  /** The response body: cached on a hit, built from the current index on a miss. */
+  async list(parsed: ParsedInstanceQuery): Promise<ResponseBody> {
     const index = this.#holder.current ?? (await this.#holder.ready());
     const cache = this.#cacheFor(index);
     // The key names the query that ran (issue 15 item 8) and its currency; the cache itself
@@ -52,7 +73,13 @@ export class InstanceListing {
     const key = parsed.cacheKey;
     const hit = cache?.get(key);
     this.onLookup?.(hit !== undefined);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (Buffer.isBuffer(hit)) return hit;
+      // Asked again: worth its bytes. Same entry, same expiry; the index is the version's.
+      const bytes = Buffer.from(`${HEAD}${index.jsonArray(hit.rows, hit.money)}${hit.rest}`);
+      cache!.set(key, bytes, { noUpdateTTL: true });
+      return bytes;
+    }
 
     const started = performance.now();
     const page = index.query(parsed.query);
@@ -66,21 +93,20 @@ export class InstanceListing {
     const lastSync = JSON.stringify(index.lastSuccessfulSync?.toISOString() ?? null);
     const note = parsed.money.note;
     const exchange = note === undefined ? '' : `,"exchange_rate":${JSON.stringify(note)}`;
-    const middle = `,"pagination":${pagination},"metadata":{"cached":`;
-    const after = `,"last_sync":${lastSync},"query_time_ms":`;
     const tail = `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}${exchange}}}}`;
-    // Prices in the requested currency (D43): USD bytes come from the index as serialised at
+    // Prices in the requested currency (D43): USD text comes from the index as serialised at
     // build; other currencies from its bounded per-(version, rates) memo.
     const instances = index.jsonArray(page.rows, parsed.money);
+    const middle = `,"pagination":${pagination},"metadata":{"cached":`;
+    const after = `,"last_sync":${lastSync},"query_time_ms":`;
     const elapsed = Math.round(performance.now() - started);
-    if (cache) {
-      // A hit answers at once: its query time is 0 by definition.
-      cache.set(
-        key,
-        Buffer.concat([HEAD, instances, Buffer.from(`${middle}true${after}0${tail}`)]),
-      );
-    }
-    return Buffer.concat([HEAD, instances, Buffer.from(`${middle}false${after}${elapsed}${tail}`)]);
+    // A hit answers at once: its query time is 0 by definition.
+    cache?.set(key, {
+      rows: page.rows,
+      money: parsed.money,
+      rest: `${middle}true${after}0${tail}`,
+    });
+    return `${HEAD}${instances}${middle}false${after}${elapsed}${tail}`;
   }
 
   /**
@@ -91,16 +117,22 @@ export class InstanceListing {
     this.#cache = undefined;
   }
 
-  #cacheFor(index: CatalogIndex): LRUCache<string, Buffer> | undefined {
+  #cacheFor(index: CatalogIndex): LRUCache<string, Buffer | Recipe> | undefined {
     if (this.#maxEntries <= 0) return undefined;
     if (this.#cache?.version !== index.version) {
       this.#cache = {
         version: index.version,
-        bodies: new LRUCache<string, Buffer>({
+        bodies: new LRUCache<string, Buffer | Recipe>({
           max: this.#maxEntries,
           maxSize: this.#maxBytes,
-          // UTF-16 keys: two bytes a character, plus the entry's own bookkeeping.
-          sizeCalculation: (body, key) => body.length + key.length * 2 + 64,
+          // UTF-16 keys and texts: two bytes a character; a recipe's rows are references (8 bytes
+          // each) to the index's records; plus each entry's own bookkeeping.
+          sizeCalculation: (body, key) =>
+            (Buffer.isBuffer(body)
+              ? body.length
+              : body.rows.length * 8 + body.rest.length * 2 + 96) +
+            key.length * 2 +
+            64,
           ttl: CACHE_TTL_SECONDS * 1000,
         }),
       };
@@ -109,4 +141,4 @@ export class InstanceListing {
   }
 }
 
-const HEAD = Buffer.from('{"success":true,"data":{"instances":');
+const HEAD = '{"success":true,"data":{"instances":';

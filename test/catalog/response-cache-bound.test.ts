@@ -51,6 +51,25 @@ for (const backend of sqlite)
       expect(listing.cachedBytes).toBeGreaterThan(MAX_BYTES / 2);
     });
 
+    it('a hit is the miss body with cached true and query time 0, byte for byte, on every hit', async () => {
+      const listing = new InstanceListing(holder, 1_000, MAX_BYTES);
+      const raw = { limit: '40', sort_by: 'price', order: 'desc', max_price: '300.5' };
+      const miss = (await body(listing, raw)).toString();
+      // The first hit makes the bytes from the kept recipe, later hits send those bytes.
+      const first = await body(listing, raw);
+      const second = await body(listing, raw);
+      expect(Buffer.isBuffer(first)).toBe(true);
+      expect(second).toBe(first);
+      const expected = miss
+        .replace('"cached":false', '"cached":true')
+        .replace(/"query_time_ms":\d+/, '"query_time_ms":0');
+      expect(expected).not.toBe(miss);
+      expect(first.toString()).toBe(expected);
+      expect((JSON.parse(miss) as { data: { instances: unknown[] } }).data.instances).toHaveLength(
+        40,
+      );
+    });
+
     it('a new catalogue version starts an empty cache', async () => {
       const listing = new InstanceListing(holder, 1_000, MAX_BYTES);
       const cachedFlag = async () =>

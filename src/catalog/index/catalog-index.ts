@@ -5,7 +5,8 @@
 //
 // Layout (per record, by position = index in id order):
 //   - the rows themselves (InstanceRow, strings interned across records),
-//   - the record's API JSON, serialised once, in one shared buffer (`json(id)` is a view),
+//   - the record's API JSON, serialised once, as one string per record (a page is one join of
+//     them: strings live on the V8 heap, so a request allocates no off-heap Buffer, see ADR 0009),
 //   - filter columns in typed arrays (numbers, and small codes for provider/region/family),
 //   - for each of the 10 sort columns and both directions, the order (`perm`) and each
 //     position's place in it (`rank`): 2 x 10 x 2 x 4 bytes = 160 bytes a record, plus each
@@ -104,11 +105,11 @@ function postings(codes: Uint8Array | Uint16Array, count: number): Int32Array[] 
  *
  * Reading API (what routes, the CLI and other read models build on):
  * - `version`, `lastSuccessfulSync`, `size`, `records` (every available record, id order)
- * - `get(id)`: one record; `json(id)`: its API JSON (spec 2.1) as bytes, serialised once
+ * - `get(id)`: one record; `json(id)`: its API JSON (spec 2.1), serialised once
  * - `query(InstanceQuery)`: one page and the total, exactly as the SQL path answers
  *   (D15, D16, D18; `storage/catalog-queries.ts` stays the reference, compared in tests)
  * - `filter(InstanceFilter, sort?, order?)`: every matching record in order (CSV, grouping)
- * - `jsonArray(rows)`: `[record,record,...]` as bytes, from the serialised records
+ * - `jsonArray(rows)`: `[record,record,...]` as one string, from the serialised records
  * - `candidates(CandidateQuery)`: recommendation candidates, cheapest first (D28)
  */
 export class CatalogIndex {
@@ -120,9 +121,10 @@ export class CatalogIndex {
   readonly records: readonly InstanceRow[];
 
   readonly #ids: Float64Array;
-  readonly #json: Buffer;
-  /** #json bytes of position p: [#jsonStart[p], #jsonStart[p + 1]). */
-  readonly #jsonStart: Int32Array;
+  /** The API JSON (USD) of position p, serialised at build. */
+  readonly #json: readonly string[];
+  /** UTF-8 bytes of all of #json together. */
+  readonly #jsonBytes: number;
 
   readonly #vcpu: Float64Array;
   readonly #memory: Float64Array;
@@ -175,17 +177,14 @@ export class CatalogIndex {
       if (this.#ids[p] === this.#ids[p - 1]) throw new Error(`record id ${this.#ids[p]} twice`);
     }
 
-    // Serialise every record once, into one buffer (no per-record Buffer objects).
-    const texts = rows.map((row) => JSON.stringify(toInstanceRecord(row)));
-    this.#jsonStart = new Int32Array(n + 1);
+    // Serialise every record once. Kept as strings, not copied into a Buffer: a page is then
+    // one string join on the V8 heap (young-generation garbage once sent), where a Buffer per
+    // page was an off-heap allocation that pushed V8 into a full Mark-Compact every ~0.3 s
+    // under load ("external memory"; docs/performance.md).
+    this.#json = rows.map((row) => JSON.stringify(toInstanceRecord(row)));
     let bytes = 0;
-    for (let p = 0; p < n; p++) {
-      this.#jsonStart[p] = bytes;
-      bytes += Buffer.byteLength(texts[p]!);
-    }
-    this.#jsonStart[n] = bytes;
-    this.#json = Buffer.allocUnsafeSlow(bytes);
-    for (let p = 0; p < n; p++) this.#json.write(texts[p]!, this.#jsonStart[p]!);
+    for (const text of this.#json) bytes += Buffer.byteLength(text);
+    this.#jsonBytes = bytes;
 
     this.#vcpu = Float64Array.from(rows, (row) => row.vcpu);
     this.#memory = Float64Array.from(rows, (row) => row.memoryMb);
@@ -240,12 +239,12 @@ export class CatalogIndex {
 
   /** Bytes of the records' serialised JSON (USD), all records together. */
   get jsonBytes(): number {
-    return this.#json.length;
+    return this.#jsonBytes;
   }
 
   /** Bytes held in the serialised records and the typed arrays (rows themselves excluded). */
   get arrayBytes(): number {
-    let bytes = this.#json.length + this.#jsonStart.byteLength + this.#ids.byteLength;
+    let bytes = this.#jsonBytes + this.#ids.byteLength;
     for (const column of [this.#vcpu, this.#memory, this.#monthly, this.#gpu]) {
       bytes += column.byteLength;
     }
@@ -271,18 +270,18 @@ export class CatalogIndex {
     return p < 0 ? undefined : this.records[p];
   }
 
-  /** The record's API JSON (spec 2.1), as bytes; a view of the index's buffer, do not write. */
-  json(id: number): Buffer | undefined {
+  /** The record's API JSON (spec 2.1), serialised at build. */
+  json(id: number): string | undefined {
     const p = this.#position(id);
-    return p < 0 ? undefined : this.#json.subarray(this.#jsonStart[p], this.#jsonStart[p + 1]);
+    return p < 0 ? undefined : this.#json[p];
   }
 
   /**
    * `[json,json,...]` of these records (each must be one of this index's records), with prices
-   * in `money`'s currency (D43; USD when omitted). USD bytes are the ones serialised at build;
-   * another currency's are serialised on first use and kept in a bounded memo.
+   * in `money`'s currency (D43; USD when omitted). USD text is the one serialised at build;
+   * another currency's is serialised on first use and kept in a bounded memo.
    */
-  jsonArray(rows: readonly InstanceRow[], money?: MoneyView): Buffer {
+  jsonArray(rows: readonly InstanceRow[], money?: MoneyView): string {
     const positions = rows.map((row) => {
       const p = this.#position(row.id);
       if (p < 0) throw new Error(`record ${row.id} is not in catalogue version ${this.version}`);
@@ -290,20 +289,11 @@ export class CatalogIndex {
     });
     if (money !== undefined && money.currency !== 'USD')
       return this.#convertedArray(money, positions);
-    let length = 2 + Math.max(0, positions.length - 1);
-    for (const p of positions) length += this.#jsonStart[p + 1]! - this.#jsonStart[p]!;
-    const out = Buffer.allocUnsafe(length);
-    let at = 0;
-    out[at++] = 0x5b; // [
-    positions.forEach((p, i) => {
-      if (i > 0) out[at++] = 0x2c; // ,
-      at += this.#json.copy(out, at, this.#jsonStart[p], this.#jsonStart[p + 1]);
-    });
-    out[at] = 0x5d; // ]
-    return out;
+    const json = this.#json;
+    return `[${positions.map((p) => json[p]!).join(',')}]`;
   }
 
-  #convertedArray(money: MoneyView, positions: readonly number[]): Buffer {
+  #convertedArray(money: MoneyView, positions: readonly number[]): string {
     const prefix = `${moneyKey(money)}#`;
     const texts = positions.map((p) => {
       const key = prefix + p;
@@ -314,7 +304,7 @@ export class CatalogIndex {
       }
       return text;
     });
-    return Buffer.from(`[${texts.join(',')}]`);
+    return `[${texts.join(',')}]`;
   }
 
   /** One page and the total: the same answer as CatalogStore.queryInstances. */

@@ -1,0 +1,49 @@
+// npx tsx bench/before-after.ts <other tree> [new-filter|cached] [catalogue] — this tree's app
+// against another checkout's app (for example `git archive <base> | tar -x -C /tmp/base`, with
+// node_modules linked in), side by side in one run on one database: the same wrk load, rounds
+// alternating, the median of the rounds' ratios (this tree over the other). For before/after
+// comparisons of a change on a loaded machine, where numbers from two runs cannot be compared.
+// Prints the rounds; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { APP, CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import { CLIENT_HEADER, benchEnv } from './support/bench-settings.js';
+import { uptime } from './support/report.js';
+import { startServer } from './support/server-process.js';
+import { CONNECTIONS, roundsTable, sideBySide } from './support/side-by-side.js';
+import { requireWrk } from './support/wrk.js';
+
+const [other, which = 'new-filter', catalogue = 'snapshots'] = process.argv.slice(2);
+if (other === undefined) {
+  console.error('usage: tsx bench/before-after.ts <other tree> [new-filter|cached] [catalogue]');
+  process.exit(2);
+}
+requireWrk();
+const otherApp = path.join(path.resolve(other), path.relative(path.resolve(APP, '../../..'), APP));
+const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
+try {
+  await fill(dir, catalogue);
+  console.log(`start: load ${uptime()}`);
+  const mine = startApp(dir, catalogue);
+  const theirs = startServer(otherApp, [dir, catalogue], { API_KEYS: KEY, ...benchEnv });
+  try {
+    const result = await sideBySide(
+      { name: 'this tree', url: await mine.url },
+      { name: path.basename(path.resolve(other)), url: await theirs.url },
+      {
+        path: which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH,
+        connections: CONNECTIONS,
+        clientHeader: CLIENT_HEADER,
+        headers: { 'x-api-key': KEY },
+      },
+    );
+    console.log(`\n${which} on ${catalogue}: median ratio ${result.medianRatio.toFixed(3)}`);
+    console.log(roundsTable(result));
+    console.log(`end: load ${uptime()}`);
+  } finally {
+    await Promise.all([mine.stop(), theirs.stop()]);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
