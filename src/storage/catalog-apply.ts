@@ -27,6 +27,14 @@ export interface CatalogChange {
 export interface ApplyOptions {
   /** Runs inside the transaction before the commit; a throw rolls the whole apply back. */
   readonly check?: (change: CatalogChange) => void;
+  /**
+   * Record the run's `completed_at` as the time of the transaction's last statement, after the
+   * catalogue version lock and every write, rather than `run.completedAt` (issue 15 item 9).
+   * `run.completedAt` stays the time of the data the apply writes: pricing `updated_at`, price
+   * periods' `valid_from`/`valid_to`, change-feed `at` and the webhook events. The sync service
+   * sets it; a caller recording a run at a time it chose (tests, imports) leaves it unset.
+   */
+  readonly completedAtCommit?: boolean;
 }
 
 /** Rows per multi-row INSERT: 12 and 7 bound values a row stay far below SQLite's 32,766. */

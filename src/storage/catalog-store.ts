@@ -114,6 +114,12 @@ export interface SyncRunRecord {
   readonly dataSource?: DataSource | null;
 }
 
+/** A run of the sync history with its row id, which grows with every run recorded. */
+export interface RecordedRun {
+  readonly id: number;
+  readonly run: SyncRunRecord;
+}
+
 export interface ProviderSyncState {
   readonly provider: ProviderName;
   readonly lastSuccessAt: Date | null;
@@ -189,6 +195,12 @@ export interface CatalogStore {
   /** Appends a failed run to the sync history and queues its sync.failed deliveries (D42). */
   recordFailedRun(run: SyncRunRecord): Promise<void>;
   providerStates(): Promise<readonly ProviderSyncState[]>;
+  /**
+   * The provider's most recently recorded run and its history row id, or null before its first.
+   * Ids grow with every run recorded, so a higher id than one seen before is a run recorded
+   * since, whatever the clocks of the replicas that wrote them say (D24, issue 15 item 9).
+   */
+  latestRecordedRun(provider: ProviderName): Promise<RecordedRun | null>;
   /** Newest successful sync of any provider (D19), or null. */
   lastSuccessfulSync(): Promise<Date | null>;
   /** Number of available records; 0 means the catalogue is empty (first start). */

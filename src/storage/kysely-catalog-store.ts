@@ -26,6 +26,7 @@ import type {
   InstanceQuery,
   InstanceRow,
   ProviderSyncState,
+  RecordedRun,
   SyncRunRecord,
 } from './catalog-store.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
@@ -38,7 +39,13 @@ import {
   enqueueFailedSync,
   type WebhookStore,
 } from './webhook-store.js';
-import { insertSyncRun, selectLastSuccessfulSync, selectProviderStates } from './sync-history.js';
+import {
+  insertSyncRun,
+  selectLastSuccessfulSync,
+  selectLatestRecordedRun,
+  selectProviderStates,
+  stampCompletedAt,
+} from './sync-history.js';
 
 /** Serialises syncs of one provider (D24); each dialect brings its own. */
 export interface ProviderLock {
@@ -131,6 +138,8 @@ export class KyselyCatalogStore implements CatalogStore {
         // the webhook deliveries announcing it (D42): a crash after the commit loses none.
         const changes = await recordPriceChanges(trx, run);
         await enqueueCompletedSync(trx, { ...run, counts, changes });
+        // Last: the run is complete when this commits (issue 15 item 9).
+        if (options?.completedAtCommit === true) await stampCompletedAt(trx, run);
         return counts;
       });
     await Promise.allSettled([...this.#committed].map((listener) => listener()));
@@ -154,6 +163,10 @@ export class KyselyCatalogStore implements CatalogStore {
 
   async providerStates(): Promise<readonly ProviderSyncState[]> {
     return await this.#snapshot().execute((trx) => selectProviderStates(trx));
+  }
+
+  async latestRecordedRun(provider: ProviderName): Promise<RecordedRun | null> {
+    return await selectLatestRecordedRun(this.#db(), provider);
   }
 
   async lastSuccessfulSync(): Promise<Date | null> {

@@ -4,7 +4,7 @@ import { PROVIDER_NAMES, isProviderName } from '../catalog/model.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { CatalogDatabase, SyncRunsTable } from './catalog-schema.js';
 import type { DataSource } from '../sync/offer.js';
-import type { ProviderSyncState, SyncRunRecord } from './catalog-store.js';
+import type { ProviderSyncState, RecordedRun, SyncRunRecord } from './catalog-store.js';
 
 // The sync history (sync_runs) and what /health derives from it (D19, D32).
 
@@ -37,6 +37,42 @@ export async function insertSyncRun(db: Executor, run: SyncRunRecord): Promise<v
       source_text: run.dataSource?.source ?? null,
     })
     .execute();
+}
+
+/**
+ * Sets a successful run's completed_at to now (never earlier than it was): the last statement
+ * of its apply transaction, so the time is later than every write of the apply and, on
+ * PostgreSQL, than the commit of every apply that held the catalogue version row before it.
+ */
+export async function stampCompletedAt(
+  trx: Transaction<CatalogDatabase>,
+  run: Pick<SyncRunRecord, 'syncId' | 'provider' | 'completedAt'>,
+): Promise<void> {
+  const applied = epochMs(run.completedAt, 'completedAt');
+  await trx
+    .updateTable('sync_runs')
+    .set({ completed_at: Math.max(Date.now(), applied) })
+    // provider and completed_at lead an index (sync_runs_provider_completed_idx).
+    .where('provider', '=', run.provider)
+    .where('completed_at', '=', applied)
+    .where('sync_id', '=', run.syncId)
+    .where('success', '=', 1)
+    .execute();
+}
+
+/** The provider's most recently recorded run (highest id), or null before its first. */
+export async function selectLatestRecordedRun(
+  db: Executor,
+  provider: ProviderName,
+): Promise<RecordedRun | null> {
+  const row = await db
+    .selectFrom('sync_runs')
+    .selectAll()
+    .where('provider', '=', provider)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? null : { id: Number(row.id), run: toSyncRunRecord(row) };
 }
 
 function toSyncRunRecord(row: Selectable<SyncRunsTable>): SyncRunRecord {

@@ -101,16 +101,23 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     // lock when the service shuts down must see the abort too.
     const signal = controller.current.signal;
     try {
+      // The newest run recorded before this request waits for the lock (see recordedSince).
+      const seen = (await deps.store.latestRecordedRun(provider))?.id ?? 0;
       const outcome = await deps.store.withProviderLock(provider, async () => {
         // D24 across replicas: a sync of this provider that another replica finished while we
         // waited for the lock is the answer to this request too; do not fetch again.
-        const finished = await finishedSince(provider, started);
+        const finished = await recordedSince(provider, seen);
         if (finished !== undefined) return { finished };
         const catalog = await deps.adapters[provider].fetchCatalog(signal);
+        // completedAt: the time of the data written (history, feed, events); the run's own
+        // completed_at is stamped by the apply's last statement (issue 15 item 9).
         const applied = await deps.store.applyProviderCatalog(
           catalog,
           { syncId, provider, startedAt: started, completedAt: new Date() },
-          { check: (change) => checkCatalogChange(provider, change, force) },
+          {
+            check: (change) => checkCatalogChange(provider, change, force),
+            completedAtCommit: true,
+          },
         );
         return { applied };
       });
@@ -162,13 +169,19 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     }
   }
 
-  async function finishedSince(
+  /**
+   * A run of the provider recorded after the one this request saw before waiting for the lock:
+   * the sync it waited for. Compared by history row id, not by time: a run's times come from
+   * the clock of the replica that wrote it, and its data time is taken before its apply
+   * commits, so a sync already applying when this request began looked older than the request
+   * and was fetched again (issue 15 item 9).
+   */
+  async function recordedSince(
     provider: ProviderName,
-    since: Date,
+    seenId: number,
   ): Promise<SyncRunRecord | undefined> {
-    const states = await deps.store.providerStates();
-    const latest = states.find((state) => state.provider === provider)?.latestRun ?? null;
-    return latest !== null && latest.completedAt.getTime() > since.getTime() ? latest : undefined;
+    const latest = await deps.store.latestRecordedRun(provider);
+    return latest !== null && latest.id > seenId ? latest.run : undefined;
   }
 
   function shared(

@@ -1,0 +1,152 @@
+// Regression (issue 15 item 9): a sync's completed_at was taken before its apply began, and the
+// "another replica finished this provider while I waited for the lock" check (D24) compared that
+// time with the waiting request's start. A request that arrived while another replica's sync
+// was applying found a run that looked older than itself, and fetched and applied the provider
+// again. Now the check compares history row ids, and the run's completed_at is stamped by the
+// apply's last statement (after the catalogue version lock, just before COMMIT); the data the
+// apply writes (history, feed, events) keeps the apply's own time.
+//
+// Two replicas are two stores (two connection pools, two sync services) on one PostgreSQL
+// database; provider_b's apply on the first is held inside its transaction by a row lock taken
+// on a third connection. PostgreSQL only: SQLite serves one process, whose concurrent requests
+// share one sync without looking at the history (sync-service `running`).
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PROVIDER_NAMES, type ProviderName } from '../../src/catalog/model.js';
+import { MemoryInvalidationBus } from '../../src/infra/memory/memory-invalidation-bus.js';
+import type { CatalogStore } from '../../src/storage/catalog-store.js';
+import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
+import type { ProviderAdapter, ProviderCatalog } from '../../src/sync/offer.js';
+import { createSyncService, type SyncService } from '../../src/sync/sync-service.js';
+import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
+import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
+import { eventually } from '../support/wait.js';
+
+const silent = { error: () => undefined, info: () => undefined };
+
+const postgres = (await storeBackends()).filter((backend) => backend.name === 'postgres');
+for (const backend of postgres) {
+  describeStoreBackend('sync coordination across replicas', backend, () => {
+    let database: IsolatedDatabase;
+    let watcher: pg.Client;
+    const replicas: { name: string; store: CatalogStore; sync: SyncService }[] = [];
+    let fetches: ProviderName[] = [];
+    let upstream: ProviderCatalog;
+
+    function adapters(): Record<ProviderName, ProviderAdapter> {
+      const of = (name: ProviderName): ProviderAdapter => ({
+        name,
+        fetchCatalog: () => {
+          fetches.push(name);
+          if (name !== upstream.provider) throw new Error(`${name} is not served here`);
+          return Promise.resolve(upstream);
+        },
+      });
+      return Object.fromEntries(PROVIDER_NAMES.map((name) => [name, of(name)])) as Record<
+        ProviderName,
+        ProviderAdapter
+      >;
+    }
+
+    /** Whether a connection of this replica waits for a lock (a row, or the advisory lock). */
+    async function waitsForLock(replica: string): Promise<boolean> {
+      const waiting = await watcher.query(
+        `select 1 from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'`,
+        [replica],
+      );
+      return (waiting.rowCount ?? 0) > 0;
+    }
+
+    beforeAll(async () => {
+      database = await backend.isolate();
+      watcher = new pg.Client({ connectionString: database.url });
+      await watcher.connect();
+      for (const replica of ['r1', 'r2']) {
+        const name = `cp_${replica}_${randomUUID().slice(0, 8)}`;
+        const url = new URL(database.url);
+        url.searchParams.set('application_name', name);
+        const store = await createCatalogStore(url.toString(), {});
+        await store.migrate();
+        const sync = createSyncService({
+          store,
+          adapters: adapters(),
+          bus: new MemoryInvalidationBus(),
+          log: silent,
+        });
+        replicas.push({ name, store, sync });
+      }
+    });
+    afterAll(async () => {
+      for (const replica of replicas) await replica.store.close();
+      await watcher.end();
+      await database.drop();
+    });
+
+    it('completed_at defect: a request arriving while another replica applies reports that sync instead of fetching again, and the run completes after its commit', async () => {
+      const [r1, r2] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+      const [, b] = generateCatalogs(90, 5);
+      await loadCatalogs(r1.store, [b!]);
+      const { rows } = await watcher.query<{ last: number }>(
+        `select max(id) as last from sync_runs where provider = 'provider_b'`,
+      );
+      const seen = rows[0]!.last;
+      upstream = {
+        ...b!,
+        offers: b!.offers.map((o) => ({ ...o, monthlyMicros: o.monthlyMicros + 10_000 })),
+      };
+      fetches = [];
+
+      // Hold one provider_b region row: r1's apply writes, then waits for it inside its
+      // transaction (its run's data time already taken).
+      const blocker = new pg.Client({ connectionString: database.url });
+      await blocker.connect();
+      try {
+        await blocker.query('begin');
+        await blocker.query(
+          `select r.id from regions r join providers p on p.id = r.provider_id
+            where p.name = 'provider_b' and r.region_code = $1 for update`,
+          [upstream.offers[0]!.regionCode],
+        );
+        const first = r1.sync.sync(['provider_b']);
+        await eventually(async () => {
+          if (!(await waitsForLock(r1.name))) throw new Error('r1 is not applying yet');
+        }, 10_000);
+        // r2's request begins now, while r1's sync is applying, and waits for the provider lock.
+        const second = r2.sync.sync(['provider_b']);
+        await eventually(async () => {
+          if (!(await waitsForLock(r2.name))) throw new Error('r2 does not wait for the lock');
+        }, 10_000);
+        const released = await blocker.query<{ now: string }>(
+          `select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`,
+        );
+        await blocker.query('commit');
+        const [one, two] = await Promise.all([first, second]);
+
+        expect(one.providers[0]?.success, JSON.stringify(one)).toBe(true);
+        expect(two.providers[0]?.success, JSON.stringify(two)).toBe(true);
+        expect(two.providers[0]?.pricing_synced).toBe(one.providers[0]?.pricing_synced);
+        // One fetch, one run: r2 reported r1's sync (D24).
+        expect(fetches).toEqual(['provider_b']);
+        const runs = await watcher.query<{ completed_at: string; sync_id: string }>(
+          `select completed_at, sync_id from sync_runs where provider = 'provider_b' and id > $1`,
+          [seen],
+        );
+        expect(runs.rows.map((row) => row.sync_id)).toEqual([one.sync_id]);
+        // The run completed when its transaction could commit: after the row lock was released.
+        expect(Number(runs.rows[0]!.completed_at)).toBeGreaterThanOrEqual(
+          Number(released.rows[0]!.now),
+        );
+        // The data it wrote keeps the apply's time, taken before the wait.
+        const periods = await watcher.query<{ valid_from: string }>(
+          `select distinct valid_from from price_history where sync_id = $1`,
+          [one.sync_id],
+        );
+        expect(periods.rows).toHaveLength(1);
+        expect(Number(periods.rows[0]!.valid_from)).toBeLessThan(Number(released.rows[0]!.now));
+      } finally {
+        await blocker.end();
+      }
+    });
+  });
+}
