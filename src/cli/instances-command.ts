@@ -36,9 +36,9 @@ same validation, same prices). Options:
   --gpu                   only instances with a GPU
   --sort <field>          ${SORT_FIELDS.join(', ')} (default price)
   --order <asc|desc>      default asc
-  --limit <n>             rows to print: table and json 1 to 100 (default 50); csv 1 to 10000
-                          (default 10000: the whole result, as far as GET /instances?format=csv
-                          goes)                                  --offset <n>  rows to skip
+  --limit <n>             rows to print: 1 to 100 (default 50); with --format csv 1 to 10000
+                          (default 10000: the whole result, as GET /instances?format=csv allows)
+  --offset <n>            rows to skip (default 0)
   --currency <code>       prices in this currency (USD default; see GET /health exchange_rates)
   --format <table|json|csv>
                           table (default): aligned columns for people; json: the body of
