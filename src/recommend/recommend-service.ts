@@ -1,10 +1,15 @@
 // POST /recommend's core, shared by the route and `cloudprice recommend`: validate the body,
 // take one snapshot of the exchange rates, read the candidates, rank. One way to recommend.
-import { moneyView, type ExchangeRateNote } from '../fx/convert.js';
+import { moneyView, type ExchangeRateNote, type MoneyView } from '../fx/convert.js';
 import type { ExchangeRateService } from '../fx/exchange-rates.js';
+import type { CatalogIndex } from '../catalog/index/catalog-index.js';
 import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
 import { buildRecommendations, candidateQueryFor, type RecommendData } from './recommend.js';
-import { parseRecommendRequest, type RecommendRequestError } from './validate-request.js';
+import {
+  parseRecommendRequest,
+  type RecommendRequest,
+  type RecommendRequestError,
+} from './validate-request.js';
 
 export interface RecommendDeps {
   /** The current catalogue (the in-memory index): candidates are read from it, never SQL. */
@@ -23,18 +28,41 @@ export type RecommendOutcome =
     }
   | { readonly ok: false; readonly error: RecommendRequestError };
 
-/** `body`: the request as parsed JSON (the CLI builds the same object from its options). */
-export async function recommendFor(body: unknown, deps: RecommendDeps): Promise<RecommendOutcome> {
+/** A valid request with everything its answer depends on, taken once (one snapshot each). */
+export interface PreparedRecommendation {
+  readonly ok: true;
+  readonly request: RecommendRequest;
+  /** Prices in the request's currency, from one snapshot of the rates. */
+  readonly money: MoneyView;
+  /** The catalogue version the answer is computed from. */
+  readonly index: CatalogIndex;
+}
+
+/** Validates the body and takes the rates and the index the answer will be computed from. */
+export async function prepareRecommend(
+  body: unknown,
+  deps: RecommendDeps,
+): Promise<PreparedRecommendation | { readonly ok: false; readonly error: RecommendRequestError }> {
   // One snapshot of the rates for the whole request: the allowed list and the prices agree.
   const table = deps.rates.current();
   const parsed = parseRecommendRequest(body, deps.rates.currencies());
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const money = moneyView(table, parsed.value.currency);
   const index = deps.catalog.current ?? (await deps.catalog.ready());
-  const data = buildRecommendations(
-    index.candidates(candidateQueryFor(parsed.value)),
-    parsed.value,
-    money,
-  );
+  return { ok: true, request: parsed.value, money, index };
+}
+
+/** The answer's data for a prepared request (pure given its inputs). */
+export function computeRecommendations(prepared: PreparedRecommendation): RecommendData {
+  const { index, request, money } = prepared;
+  return buildRecommendations(index.candidates(candidateQueryFor(request)), request, money);
+}
+
+/** `body`: the request as parsed JSON (the CLI builds the same object from its options). */
+export async function recommendFor(body: unknown, deps: RecommendDeps): Promise<RecommendOutcome> {
+  const prepared = await prepareRecommend(body, deps);
+  if (!prepared.ok) return prepared;
+  const { money } = prepared;
+  const data = computeRecommendations(prepared);
   return { ok: true, data, exchangeRate: money.note, monthlyDigits: money.monthlyDigits };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { recommendFor } from '../../recommend/recommend-service.js';
+import { RecommendMemo, recommendKey, splitAtQueryTime } from '../../recommend/recommend-memo.js';
+import { computeRecommendations, prepareRecommend } from '../../recommend/recommend-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
 import {
@@ -18,6 +19,9 @@ import { RecommendRequestSchema, RecommendResponse } from '../schemas/recommend.
 export const RECOMMEND_RATE_LIMIT = 60;
 
 export function recommendRoute(app: FastifyInstance, { catalog, rates }: AppServices): void {
+  // Whole answers per (catalogue index, normalised request): a repeat costs the body check,
+  // the validation and one lookup (src/recommend/recommend-memo.ts; docs/performance.md).
+  const memo = new RecommendMemo();
   app.post(
     '/recommend',
     {
@@ -46,19 +50,31 @@ export function recommendRoute(app: FastifyInstance, { catalog, rates }: AppServ
           ? new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json')
           : new AppError('INVALID_JSON', 'Request body is empty; a JSON object is required');
       }
-      const outcome = await recommendFor(request.body, { catalog, rates });
-      if (!outcome.ok) {
-        const { code, message, details } = outcome.error;
+      const prepared = await prepareRecommend(request.body, { catalog, rates });
+      if (!prepared.ok) {
+        const { code, message, details } = prepared.error;
         throw new AppError(code, message, details);
       }
-      return reply.send({
-        success: true,
-        data: outcome.data,
-        meta: {
-          query_time_ms: Math.round(performance.now() - started),
-          ...(outcome.exchangeRate !== undefined && { exchange_rate: outcome.exchangeRate }),
-        },
-      });
+      const key = recommendKey(prepared.request, prepared.money);
+      let answer = memo.get(prepared.index, key);
+      if (answer === undefined) {
+        const note = prepared.money.note;
+        // Serialised by the route's own response serializer (the bytes a plain send gives),
+        // with a query time of 0 that each answer replaces with its own.
+        const body = reply.serialize({
+          success: true,
+          data: computeRecommendations(prepared),
+          meta: { query_time_ms: 0, ...(note !== undefined && { exchange_rate: note }) },
+        });
+        answer = typeof body === 'string' ? splitAtQueryTime(body, 0) : undefined;
+        if (answer === undefined)
+          throw new Error('serialised /recommend answer has no query_time_ms');
+        memo.set(prepared.index, key, answer);
+      }
+      const elapsed = Math.round(performance.now() - started);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(`${answer.head}${elapsed}${answer.tail}`);
     },
   );
 }

@@ -1,0 +1,89 @@
+// Whole POST /recommend answers, memoised per catalogue index and normalised request (issue 9).
+// A recommendation is a pure function of the index (one committed catalogue version), the
+// request's normalised fields and, in another currency, the one exchange rate used (D43): the
+// same inputs always give the same bytes, so they are computed once and kept, bounded in bytes.
+// The memo belongs to one index: a new index (a new version) starts an empty memo, so an answer
+// is never served for a version other than the one it was computed from.
+import { LRUCache } from 'lru-cache';
+import type { MoneyView } from '../fx/convert.js';
+import type { RecommendRequest } from './validate-request.js';
+
+/** Upper bound of the memoised answers and their keys together, in bytes (UTF-16 strings). */
+export const RECOMMEND_MEMO_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The key of everything an answer depends on besides the index. Stack order is kept (the
+ * breakdown lists the names in the order first given, D27); providers and regions are filters
+ * over sets, so their order and duplicates do not matter (sorted, de-duplicated). Another
+ * currency adds the rate used (its note names the currency, date, source and rate).
+ */
+export function recommendKey(request: RecommendRequest, money: MoneyView): string {
+  const set = (list: readonly string[] | undefined) =>
+    list === undefined ? null : [...new Set(list)].sort();
+  const note = money.note;
+  return JSON.stringify([
+    request.stack,
+    request.scale,
+    request.budgetMaxMicros ?? null,
+    request.limit,
+    set(request.providers),
+    set(request.regions),
+    money.currency,
+    note === undefined ? null : [note.as_of, note.source, note.rate],
+  ]);
+}
+
+/** One memoised answer: the body around its query time (which is per request). */
+export interface MemoisedAnswer {
+  readonly head: string;
+  readonly tail: string;
+}
+
+export class RecommendMemo {
+  readonly #maxBytes: number;
+  #owner: object | undefined;
+  #answers: LRUCache<string, MemoisedAnswer> | undefined;
+
+  constructor(maxBytes: number = RECOMMEND_MEMO_MAX_BYTES) {
+    this.#maxBytes = maxBytes;
+  }
+
+  /** The answer memoised for `key` under this index, if any. */
+  get(index: object, key: string): MemoisedAnswer | undefined {
+    return this.#owner === index ? this.#answers?.get(key) : undefined;
+  }
+
+  set(index: object, key: string, answer: MemoisedAnswer): void {
+    if (this.#maxBytes <= 0) return;
+    if (this.#owner !== index || this.#answers === undefined) {
+      this.#owner = index;
+      this.#answers = new LRUCache<string, MemoisedAnswer>({
+        maxSize: this.#maxBytes,
+        sizeCalculation: (value, k) => (value.head.length + value.tail.length + k.length) * 2 + 96,
+      });
+    }
+    this.#answers.set(key, answer);
+  }
+
+  /** Answers held (for tests). */
+  get size(): number {
+    return this.#answers?.size ?? 0;
+  }
+
+  /** Bytes held by the memo's own measure (at most maxBytes). */
+  get bytesHeld(): number {
+    return this.#answers?.calculatedSize ?? 0;
+  }
+}
+
+/**
+ * Splits a serialised answer around its query time: the body's last `"query_time_ms":<n>` (meta
+ * is the last member, and any text inside data is JSON-escaped, so the last one is meta's).
+ */
+export function splitAtQueryTime(body: string, queryTimeMs: number): MemoisedAnswer | undefined {
+  const marker = `"query_time_ms":${queryTimeMs}`;
+  const at = body.lastIndexOf(marker);
+  if (at < 0) return undefined;
+  const valueAt = at + marker.length - String(queryTimeMs).length;
+  return { head: body.slice(0, valueAt), tail: body.slice(at + marker.length) };
+}
