@@ -110,38 +110,57 @@ function withRanks(perm: Int32Array): SortOrder {
 }
 
 /**
- * Positions are in id order, so comparing positions compares ids. A NaN key (no value) sorts
- * after every value in both directions, ties on id ascending (the SQL path's NULLS LAST).
+ * Positions are in id order, so a stable placement by key keeps ties in id order. A NaN key (no
+ * value) sorts after every value in both directions, ties on id ascending (the SQL path's NULLS
+ * LAST). No comparator sort: the distinct keys are sorted natively (a Float64Array sort), each
+ * position finds its key's group by binary search, and one counting pass per direction places
+ * the positions (linear apart from the native sort; issue 9's 50,000-record build).
  */
 export function buildColumnOrders(rows: readonly InstanceRow[], column: SortColumn): ColumnOrders {
   const keys = keysOf(rows, column);
-  const asc = new Int32Array(rows.length);
-  for (let p = 0; p < asc.length; p++) asc[p] = p;
-  asc.sort((a, b) => {
-    const x = keys[a]!;
-    const y = keys[b]!;
-    if (Number.isNaN(x) || Number.isNaN(y)) {
-      return Number(Number.isNaN(x)) - Number(Number.isNaN(y)) || a - b;
-    }
-    return x - y || a - b;
-  });
-  const ascKeys = new Float64Array(asc.length);
-  for (let i = 0; i < asc.length; i++) ascKeys[i] = keys[asc[i]!]!;
-  let valued = asc.length;
-  while (valued > 0 && Number.isNaN(ascKeys[valued - 1])) valued -= 1;
-
-  // Descending by key, ascending by id within equal keys: the groups of `asc` taken from the
-  // end, each group kept in its own (id ascending) order; then the keys without a value.
-  const desc = new Int32Array(asc.length);
-  let out = 0;
-  let end = valued;
-  while (end > 0) {
-    let start = end - 1;
-    while (start > 0 && ascKeys[start - 1] === ascKeys[end - 1]) start -= 1;
-    for (let i = start; i < end; i++) desc[out++] = asc[i]!;
-    end = start;
+  const n = keys.length;
+  // The distinct values, ascending, compacted in place (a native sort puts NaN last).
+  const distinct = keys.slice().sort();
+  let valued = n;
+  while (valued > 0 && Number.isNaN(distinct[valued - 1])) valued -= 1;
+  let groups = 0;
+  for (let i = 0; i < valued; i++) {
+    if (groups === 0 || distinct[i] !== distinct[groups - 1]) distinct[groups++] = distinct[i]!;
   }
-  for (let i = valued; i < asc.length; i++) desc[out++] = asc[i]!;
+  const values = distinct.subarray(0, groups);
+  // Each position's group (its key's place among the distinct values; NaN: the last group).
+  const group = new Int32Array(n);
+  const sizes = new Int32Array(groups + 1);
+  for (let p = 0; p < n; p++) {
+    const key = keys[p]!;
+    const g = Number.isNaN(key) ? groups : lowerBound(values, key);
+    group[p] = g;
+    sizes[g]! += 1;
+  }
+  // Where each group starts: ascending groups 0..groups-1 then NaN; descending groups
+  // groups-1..0 then NaN (within a group, positions ascending in both).
+  const ascStart = new Int32Array(groups + 1);
+  const descStart = new Int32Array(groups + 1);
+  let at = 0;
+  for (let g = 0; g <= groups; g++) {
+    ascStart[g] = at;
+    at += sizes[g]!;
+  }
+  at = 0;
+  for (let g = groups - 1; g >= 0; g--) {
+    descStart[g] = at;
+    at += sizes[g]!;
+  }
+  descStart[groups] = at;
+  const asc = new Int32Array(n);
+  const desc = new Int32Array(n);
+  for (let p = 0; p < n; p++) {
+    const g = group[p]!;
+    asc[ascStart[g]!++] = p;
+    desc[descStart[g]!++] = p;
+  }
+  const ascKeys = new Float64Array(n);
+  for (let i = 0; i < n; i++) ascKeys[i] = keys[asc[i]!]!;
   return { asc: withRanks(asc), desc: withRanks(desc), ascKeys };
 }
 
