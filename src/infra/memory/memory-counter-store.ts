@@ -6,11 +6,42 @@
 import type { CounterStore } from '../counter-store.js';
 import { invalidTtlError } from '../ttl.js';
 
-/** Mutable on purpose: an expired counter is reused in place rather than reallocated. */
-interface Counter {
-  count: number;
-  /** Epoch ms at which the counter is gone (first increment + ttlMs). */
-  expiresAt: number;
+/**
+ * Where a key's counter lives. Keys are split at their last ':' into a prefix (the rate
+ * limiter's `rl:<scope>:<window>`: a handful per minute, each held once) and a client part;
+ * a dotted IPv4 client becomes its 32-bit number (a 12-byte number instead of the 30-50 byte
+ * key), anything else (IPv6, other keys) stays the whole key. Each (prefix, client) maps to a slot in typed arrays,
+ * so a counter costs its Map entry, its client key and 12 bytes (issue 9 item 3).
+ */
+type ClientKey = string | number;
+
+/** The 32-bit number of a dotted-quad IPv4 address without leading zeros, or undefined. */
+export function ipv4Number(text: string): number | undefined {
+  const length = text.length;
+  if (length < 7 || length > 15) return undefined;
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let parts = 0;
+  for (let i = 0; i <= length; i++) {
+    const c = i === length ? 46 : text.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || part > 255) return undefined;
+      value = value * 256 + part;
+      parts += 1;
+      part = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      // A leading zero would make two texts one number ("1.2.3.04" and "1.2.3.4").
+      if (digits === 1 && part === 0) return undefined;
+      part = part * 10 + (c - 48);
+      digits += 1;
+      if (digits > 3) return undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return parts === 4 ? value : undefined;
 }
 
 /** How often expired counters are swept out of memory by default (ms). */
@@ -18,7 +49,8 @@ export const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 
 /**
  * Most counters held by default. Clients choose the keys (one per address and window), so the
- * table is bounded: about 100 bytes a counter, so 250,000 is about 25 MB (docs/performance.md).
+ * table is bounded: about 50 bytes a counter for IPv4 clients (see ClientKey), so 250,000 is about 12 MB
+ * (docs/performance.md).
  */
 export const DEFAULT_MAX_KEYS = 250_000;
 
@@ -38,7 +70,16 @@ export interface MemoryCounterStoreOptions {
 }
 
 export class MemoryCounterStore implements CounterStore {
-  readonly #counters = new Map<string, Counter>();
+  /** prefix -> client -> slot. */
+  readonly #prefixes = new Map<string, Map<ClientKey, number>>();
+  /** Per slot: the count, and when the counter is gone (epoch ms: first increment + ttlMs). */
+  #counts = new Uint32Array(1024);
+  #expires = new Float64Array(1024);
+  /** Slots never used yet start at #used; freed ones are stacked in #free. */
+  #used = 0;
+  #free = new Int32Array(1024);
+  #freeCount = 0;
+  #size = 0;
   readonly #sweepTimer: NodeJS.Timeout;
   readonly #maxKeys: number;
   /** When a full table last swept on demand (epoch ms): at most once a second. */
@@ -59,7 +100,7 @@ export class MemoryCounterStore implements CounterStore {
 
   /** Number of counters held, expired but not yet swept included (for tests and metrics). */
   get size(): number {
-    return this.#counters.size;
+    return this.#size;
   }
 
   increment(key: string, ttlMs: number): Promise<number> {
@@ -67,23 +108,62 @@ export class MemoryCounterStore implements CounterStore {
     const invalid = invalidTtlError(ttlMs);
     if (invalid !== undefined) return Promise.reject(invalid);
     const now = Date.now();
-    const counter = this.#counters.get(key);
-    if (counter === undefined) {
-      if (this.#counters.size >= this.#maxKeys && !this.#madeRoom(now)) {
+    const split = key.lastIndexOf(':');
+    const prefix = split < 0 ? '' : key.slice(0, split);
+    // Anything but IPv4 is kept as the whole key: a slice of it would keep the key alive anyway
+    // (V8 slices point into their parent string).
+    const client: ClientKey = (split < 0 ? undefined : ipv4Number(key.slice(split + 1))) ?? key;
+    let clients = this.#prefixes.get(prefix);
+    const slot = clients?.get(client);
+    if (slot === undefined) {
+      if (this.#size >= this.#maxKeys && !this.#madeRoom(now)) {
         // Refused, not let through uncounted: the caller answers 503 (fail closed, D11).
         // Clients that already hold a counter keep being counted exactly.
         return Promise.reject(new CounterStoreFullError(this.#maxKeys));
       }
-      this.#counters.set(key, { count: 1, expiresAt: now + ttlMs });
+      if (clients === undefined) {
+        clients = new Map();
+        this.#prefixes.set(prefix, clients);
+      }
+      const fresh = this.#allocate();
+      this.#counts[fresh] = 1;
+      this.#expires[fresh] = now + ttlMs;
+      clients.set(client, fresh);
+      this.#size += 1;
       return Promise.resolve(1);
     }
-    if (counter.expiresAt <= now) {
-      counter.count = 1;
-      counter.expiresAt = now + ttlMs;
+    if (this.#expires[slot]! <= now) {
+      this.#counts[slot] = 1;
+      this.#expires[slot] = now + ttlMs;
       return Promise.resolve(1);
     }
-    counter.count += 1;
-    return Promise.resolve(counter.count);
+    const count = this.#counts[slot]! + 1;
+    this.#counts[slot] = count;
+    return Promise.resolve(count);
+  }
+
+  /** A free slot, growing the arrays (by half) when every one is in use. */
+  #allocate(): number {
+    if (this.#freeCount > 0) return this.#free[--this.#freeCount]!;
+    if (this.#used === this.#counts.length) {
+      const capacity = Math.ceil(this.#counts.length * 1.5);
+      const counts = new Uint32Array(capacity);
+      counts.set(this.#counts);
+      const expires = new Float64Array(capacity);
+      expires.set(this.#expires);
+      this.#counts = counts;
+      this.#expires = expires;
+    }
+    return this.#used++;
+  }
+
+  #release(slot: number): void {
+    if (this.#freeCount === this.#free.length) {
+      const free = new Int32Array(Math.max(1024, Math.ceil(this.#free.length * 1.5)));
+      free.set(this.#free);
+      this.#free = free;
+    }
+    this.#free[this.#freeCount++] = slot;
   }
 
   ping(): Promise<void> {
@@ -95,7 +175,10 @@ export class MemoryCounterStore implements CounterStore {
   close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweepTimer);
-    this.#counters.clear();
+    this.#prefixes.clear();
+    this.#size = 0;
+    this.#used = 0;
+    this.#freeCount = 0;
     return Promise.resolve();
   }
 
@@ -104,14 +187,21 @@ export class MemoryCounterStore implements CounterStore {
     if (now - this.#lastFullSweep < 1_000) return false;
     this.#lastFullSweep = now;
     this.#sweep();
-    return this.#counters.size < this.#maxKeys;
+    return this.#size < this.#maxKeys;
   }
 
   #sweep(): void {
     const now = Date.now();
     // Deleting the current entry while iterating a Map is safe and visits every other entry.
-    for (const [key, counter] of this.#counters) {
-      if (counter.expiresAt <= now) this.#counters.delete(key);
+    for (const [prefix, clients] of this.#prefixes) {
+      for (const [client, slot] of clients) {
+        if (this.#expires[slot]! <= now) {
+          clients.delete(client);
+          this.#release(slot);
+          this.#size -= 1;
+        }
+      }
+      if (clients.size === 0) this.#prefixes.delete(prefix);
     }
   }
 }
