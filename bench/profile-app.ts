@@ -54,7 +54,7 @@ try {
     `${which} on ${catalogue}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(1)} ms, ` +
       `${result.non2xx} >= 400, load ${uptime()}`,
   );
-  const profile = topFrames(profiles, 25, ROOT);
+  const profile = topFrames(profiles, Number(process.env.PROFILE_TOP ?? 25), ROOT);
   console.log(
     `\nCPU not idle: ${profile.totalMs.toFixed(0)} ms\n\n| self ms | share | code |\n| ---: | ---: | --- |`,
   );

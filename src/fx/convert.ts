@@ -92,6 +92,26 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * table does not hold: callers validate the parameter against currenciesOf() first.
  */
 export function moneyView(rates: LoadedRates | undefined, currency: string): MoneyView {
+  // Every /instances request asks for one; a view depends only on the (immutable, replaced
+  // whole) rate table and the currency, so each is made once per table.
+  let views = rates === undefined ? viewsWithoutRates : viewsByRates.get(rates);
+  if (views === undefined) {
+    views = new Map();
+    viewsByRates.set(rates!, views);
+  }
+  let view = views.get(currency);
+  if (view === undefined) {
+    view = makeMoneyView(rates, currency);
+    views.set(currency, view);
+  }
+  return view;
+}
+
+/** Views per rate table (see moneyView); a table no longer referenced drops its views. */
+const viewsByRates = new WeakMap<LoadedRates, Map<string, MoneyView>>();
+const viewsWithoutRates = new Map<string, MoneyView>();
+
+function makeMoneyView(rates: LoadedRates | undefined, currency: string): MoneyView {
   const monthlyDigits = currency === BASE_CURRENCY ? 2 : minorUnitDigits(currency);
   const hourlyRatio = ratioFor(rates, currency, HOURLY_DIGITS);
   const monthlyRatio = ratioFor(rates, currency, monthlyDigits);

@@ -19,7 +19,16 @@ export interface LoadedRates extends RateTable, RateSource {}
 
 /** Every code the table can convert to, sorted; USD first, as the API's default. */
 export function currenciesOf(table: RateTable | undefined): readonly string[] {
-  if (table === undefined) return ['USD'];
-  const others = [...table.perEur.keys()].filter((code) => code !== 'USD').sort();
-  return ['USD', ...others];
+  if (table === undefined) return USD_ONLY;
+  // Asked on every /instances request: once per table (tables are replaced whole, never changed).
+  let codes = currenciesByTable.get(table);
+  if (codes === undefined) {
+    const others = [...table.perEur.keys()].filter((code) => code !== 'USD').sort();
+    codes = Object.freeze(['USD', ...others]);
+    currenciesByTable.set(table, codes);
+  }
+  return codes;
 }
+
+const USD_ONLY: readonly string[] = Object.freeze(['USD']);
+const currenciesByTable = new WeakMap<RateTable, readonly string[]>();

@@ -59,6 +59,14 @@ function moneyKey(money: MoneyView): string {
 
 const EMPTY_PAGE: InstancePage = { ids: [], rows: [], total: 0 };
 
+/** The columns a numeric range filter can drive a query from. */
+type RangeColumn = 'vcpu' | 'memory_mb' | 'monthly_price';
+/** The condition a query's candidate set stands for ('none': every record). */
+// Posting lists are named apart from the sort columns ('region' is both a filter and a sort):
+// only a range driver is a block of a sort order.
+type Condition =
+  'none' | 'provider list' | 'region list' | 'family list' | 'gpu list' | RangeColumn;
+
 function finite(value: number, name: string): number {
   if (!Number.isFinite(value)) throw new RangeError(`${name} must be a finite number`);
   return value;
@@ -162,7 +170,6 @@ export class CatalogIndex {
 
   /** Per-query scratch space (queries run synchronously, one at a time). */
   readonly #scratchRanks: Int32Array;
-  readonly #marks: Uint8Array;
   readonly #candidates = new LRUCache<string, readonly InstanceRow[]>({
     maxSize: CANDIDATE_MEMO_MAX_BYTES,
     sizeCalculation: candidateListBytes,
@@ -236,7 +243,6 @@ export class CatalogIndex {
     this.#orders = new Map(SORT_COLUMNS.map((column) => [column, buildColumnOrders(rows, column)]));
 
     this.#scratchRanks = new Int32Array(n);
-    this.#marks = new Uint8Array(n);
   }
 
   /**
@@ -274,7 +280,7 @@ export class CatalogIndex {
       bytes += column.byteLength;
     }
     bytes += this.#provider.byteLength + this.#region.byteLength + this.#family.byteLength;
-    bytes += this.#all.byteLength * 3 + this.#scratchRanks.byteLength + this.#marks.byteLength;
+    bytes += this.#all.byteLength * 3 + this.#scratchRanks.byteLength;
     for (const orders of this.#orders.values()) {
       bytes += orders.ascKeys.byteLength;
       for (const order of [orders.asc, orders.desc]) {
@@ -385,29 +391,43 @@ export class CatalogIndex {
     if (filter.family !== undefined && family < 0) return EMPTY_PAGE;
     const gpu = filter.hasGpu === undefined ? 0 : filter.hasGpu ? 1 : 2;
 
-    // The smallest set of positions that holds every match.
+    // The smallest set of positions that holds every match, and which condition it is: when
+    // that is the only condition, every position of the driver matches.
     let driver = this.#all;
-    const consider = (candidate: Int32Array) => {
-      if (candidate.length < driver.length) driver = candidate;
+    let driverCondition = 'none' as Condition; // (set in consider: no narrowing)
+    let driverFrom = 0;
+    const consider = (candidate: Int32Array, condition: Condition, from = 0) => {
+      if (candidate.length >= driver.length) return;
+      driver = candidate;
+      driverCondition = condition;
+      driverFrom = from;
     };
-    if (provider >= 0) consider(this.#byProvider[provider]!);
-    if (region >= 0) consider(this.#byRegion[region]!);
-    if (family >= 0) consider(this.#byFamily[family]!);
-    if (gpu !== 0) consider(gpu === 1 ? this.#withGpu : this.#withoutGpu);
-    const range = (column: SortColumn, min: number, max: number) => {
+    if (provider >= 0) consider(this.#byProvider[provider]!, 'provider list');
+    if (region >= 0) consider(this.#byRegion[region]!, 'region list');
+    if (family >= 0) consider(this.#byFamily[family]!, 'family list');
+    if (gpu !== 0) consider(gpu === 1 ? this.#withGpu : this.#withoutGpu, 'gpu list');
+    const range = (column: RangeColumn, min: number, max: number) => {
       if (min === -Infinity && max === Infinity) return;
       const orders = this.#orders.get(column)!;
       const from = min === -Infinity ? 0 : lowerBound(orders.ascKeys, min);
       const to = max === Infinity ? orders.ascKeys.length : lowerBound(orders.ascKeys, max, true);
-      consider(orders.asc.perm.subarray(from, Math.max(from, to)));
+      consider(orders.asc.perm.subarray(from, Math.max(from, to)), column, from);
     };
     range('vcpu', minVcpu, maxVcpu);
     range('memory_mb', minMemory, maxMemory);
     range('monthly_price', -Infinity, maxMonthly);
+    const conditions =
+      Number(minVcpu !== -Infinity || maxVcpu !== Infinity) +
+      Number(minMemory !== -Infinity || maxMemory !== Infinity) +
+      Number(maxMonthly !== Infinity) +
+      Number(provider >= 0) +
+      Number(region >= 0) +
+      Number(regionMask !== undefined) +
+      Number(searchable !== undefined) +
+      Number(family >= 0) +
+      Number(gpu !== 0);
+    const driverExact = conditions === 0 || (conditions === 1 && driverCondition !== 'none');
 
-    const sortOrder = this.#orders.get(sort)![order];
-    const rank = sortOrder.rank;
-    const ranks = this.#scratchRanks;
     const vcpu = this.#vcpu;
     const memory = this.#memory;
     const monthly = this.#monthly;
@@ -415,41 +435,62 @@ export class CatalogIndex {
     const providers = this.#provider;
     const regions = this.#region;
     const families = this.#family;
-    let total = 0;
-    for (let k = 0; k < driver.length; k++) {
-      const p = driver[k]!;
+    const matches = (p: number): boolean => {
       const v = vcpu[p]!;
       const m = memory[p]!;
-      if (v < minVcpu || v > maxVcpu || m < minMemory || m > maxMemory) continue;
-      if (monthly[p]! > maxMonthly) continue;
-      if (provider >= 0 && providers[p] !== provider) continue;
-      if (region >= 0 && regions[p] !== region) continue;
-      if (regionMask !== undefined && regionMask[regions[p]!] === 0) continue;
-      if (searchable !== undefined && !searchable[p]!.includes(text!)) continue;
-      if (family >= 0 && families[p] !== family) continue;
-      if (gpu !== 0 && (gpu === 1) !== gpus[p]! > 0) continue;
-      ranks[total++] = rank[p]!;
+      if (v < minVcpu || v > maxVcpu || m < minMemory || m > maxMemory) return false;
+      if (monthly[p]! > maxMonthly) return false;
+      if (provider >= 0 && providers[p] !== provider) return false;
+      if (region >= 0 && regions[p] !== region) return false;
+      if (regionMask !== undefined && regionMask[regions[p]!] === 0) return false;
+      if (searchable !== undefined && !searchable[p]!.includes(text!)) return false;
+      if (family >= 0 && families[p] !== family) return false;
+      if (gpu !== 0 && (gpu === 1) !== gpus[p]! > 0) return false;
+      return true;
+    };
+
+    const columnOrders = this.#orders.get(sort)!;
+    const sortOrder = columnOrders[order];
+    const n = this.size;
+    let total = driver.length;
+    if (!driverExact) {
+      total = 0;
+      for (let k = 0; k < driver.length; k++) if (matches(driver[k]!)) total += 1;
     }
     if (offset >= total) return { ids: [], rows: [], total };
 
     const wanted = Math.min(limit, total - offset);
-    const positions = new Int32Array(wanted);
-    if (total * 16 <= this.size) {
+    let positions: Int32Array;
+    if (driverExact && driverCondition === sort && !Number.isNaN(columnOrders.ascKeys[n - 1])) {
+      // A range of the sort column is all there is: the page is a slice of the order. In
+      // descending order the range is the same block of whole key groups, counted from the end.
+      const start = order === 'asc' ? driverFrom : n - (driverFrom + driver.length);
+      positions = sortOrder.perm.subarray(start + offset, start + offset + wanted);
+    } else if (total * 16 <= n) {
       // Few matches: sort their ranks (a native numeric sort).
-      const sorted = ranks.subarray(0, total).sort();
+      const rank = sortOrder.rank;
+      const ranks = this.#scratchRanks;
+      let count = 0;
+      for (let k = 0; k < driver.length; k++) {
+        const p = driver[k]!;
+        if (driverExact || matches(p)) ranks[count++] = rank[p]!;
+      }
+      const sorted = ranks.subarray(0, count).sort();
+      positions = new Int32Array(wanted);
       for (let i = 0; i < wanted; i++) positions[i] = sortOrder.perm[sorted[offset + i]!]!;
     } else {
-      // Many: mark their ranks and walk the order up to the end of the page.
-      const marks = this.#marks;
-      for (let i = 0; i < total; i++) marks[ranks[i]!] = 1;
+      // Many: walk the order up to the end of the page (about (offset + limit) x n / total
+      // positions), testing each.
+      const perm = sortOrder.perm;
+      positions = new Int32Array(wanted);
       let seen = 0;
       let taken = 0;
       for (let r = 0; taken < wanted; r++) {
-        if (marks[r] === 0) continue;
-        if (seen >= offset) positions[taken++] = sortOrder.perm[r]!;
+        const p = perm[r]!;
+        if (!matches(p)) continue;
+        if (seen >= offset) positions[taken++] = p;
         seen += 1;
       }
-      marks.fill(0);
     }
     const rows = Array.from(positions, (p) => this.records[p]!);
     return { ids: rows.map((row) => row.id), rows, total };
