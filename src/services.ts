@@ -117,6 +117,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     counterBackend: config.redisUrl ? 'redis' : 'memory',
     exchangeRates: rates,
     components,
+    catalog,
   });
   return {
     config,

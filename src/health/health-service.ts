@@ -4,6 +4,7 @@ import type { CounterStore } from '../infra/counter-store.js';
 import type { CatalogStore, ProviderSyncState } from '../storage/catalog-store.js';
 import type { ExchangeRatesHealth } from '../fx/exchange-rates.js';
 import type { ComponentReport } from './component-states.js';
+import type { CatalogIndexStatus } from '../catalog/index/catalog-index-holder.js';
 
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
 
@@ -54,6 +55,8 @@ export interface HealthReport {
     providers: ProviderHealth[];
     /** D44 (extension): the rates used for `currency`. */
     exchange_rates?: ExchangeRatesHealth;
+    /** Extension (issue 9): the in-memory catalogue index that answers the reads. */
+    catalog_index?: CatalogIndexHealth;
   };
   summary: {
     total_providers: number;
@@ -61,6 +64,27 @@ export interface HealthReport {
     total_regions: number;
     total_instances: number;
   };
+}
+
+/**
+ * Extension (issue 9): whether the catalogue reads (/instances, /recommend, /instance-types,
+ * CSV) are served from the in-memory index, and which committed catalogue version it holds.
+ * healthy: serving, and the last check of the store succeeded; degraded: serving the last
+ * index while the store cannot be read (reads still answer); unhealthy: no index yet.
+ * Informational: the overall status stays the D33 rule.
+ */
+export interface CatalogIndexHealth {
+  status: HealthStatus;
+  /** True once an index exists: every catalogue read is answered from memory, never SQL. */
+  serving_reads: boolean;
+  /** The committed catalogue version the index holds (catalog_version), or null. */
+  version: number | null;
+  /** Available records in the index. */
+  records: number;
+  /** When this process built the index being served (ISO), or null. */
+  built_at: string | null;
+  /** True while the last background check of the store failed (the last index is served). */
+  store_failing: boolean;
 }
 
 export interface HealthService {
@@ -136,6 +160,8 @@ export function createHealthService(deps: {
   exchangeRates?: { health(now: number): ExchangeRatesHealth };
   /** Background failures (src/health/component-states.ts), by /health component name. */
   components?: { report(component: string): ComponentReport };
+  /** The catalogue index holder, for the catalog_index extension. */
+  catalog?: { status(): CatalogIndexStatus };
   now?: () => number;
 }): HealthService {
   const lastError = (component: string): { last_error?: LastError } => {
@@ -214,6 +240,7 @@ export function createHealthService(deps: {
           }),
           providers,
           ...(exchangeRates !== undefined && { exchange_rates: exchangeRates }),
+          ...(deps.catalog !== undefined && { catalog_index: catalogIndexHealth(deps.catalog) }),
         },
         summary: {
           total_providers: providers.length,
@@ -223,5 +250,18 @@ export function createHealthService(deps: {
         },
       };
     },
+  };
+}
+
+function catalogIndexHealth(catalog: { status(): CatalogIndexStatus }): CatalogIndexHealth {
+  const status = catalog.status();
+  const serving = status.version !== undefined;
+  return {
+    status: !serving ? 'unhealthy' : status.failing ? 'degraded' : 'healthy',
+    serving_reads: serving,
+    version: status.version ?? null,
+    records: status.records,
+    built_at: status.builtAt === undefined ? null : new Date(status.builtAt).toISOString(),
+    store_failing: status.failing,
   };
 }

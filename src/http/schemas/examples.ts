@@ -81,6 +81,14 @@ export const HEALTH_HEALTHY_EXAMPLE: Static<typeof HealthResponse> = {
       kind: 'snapshot',
       last_refresh: '2026-11-23T06:00:04.100Z',
     },
+    catalog_index: {
+      status: 'healthy',
+      serving_reads: true,
+      version: 3,
+      records: 132,
+      built_at: '2026-11-23T06:00:05.020Z',
+      store_failing: false,
+    },
   },
   summary: { total_providers: 3, healthy_providers: 3, total_regions: 11, total_instances: 132 },
 };

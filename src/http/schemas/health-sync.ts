@@ -113,6 +113,32 @@ export const HealthResponse = Type.Object({
         },
       ),
     ),
+    catalog_index: Type.Optional(
+      Type.Object(
+        {
+          status: Status,
+          serving_reads: Type.Boolean({
+            description:
+              'true once an index exists: /instances (current catalogue), /recommend, /instance-types and the CSV export are answered from memory, never by SQL.',
+          }),
+          version: Type.Union([Type.Integer(), Type.Null()], {
+            description: 'The committed catalogue version (catalog_version) the index holds.',
+          }),
+          records: Type.Integer({ description: 'Available records in the index.' }),
+          built_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+            description: 'When this process built the index being served.',
+          }),
+          store_failing: Type.Boolean({
+            description:
+              'true while the last background check of the store failed: the last index keeps answering.',
+          }),
+        },
+        {
+          description:
+            'Extension (issue 9): the in-memory catalogue index that answers the catalogue reads, per process. healthy: serving and the store answered the last check; degraded: serving the last index while the store cannot be read; unhealthy: no index yet. Informational: the overall status follows D33 only.',
+        },
+      ),
+    ),
   }),
   summary: Type.Object({
     total_providers: Type.Integer(),
