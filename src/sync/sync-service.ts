@@ -100,41 +100,9 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     // Taken now: abortAll() replaces the controller, and a sync still waiting for the provider
     // lock when the service shuts down must see the abort too.
     const signal = controller.current.signal;
-    try {
-      // The newest run recorded before this request waits for the lock (see recordedSince).
-      const seen = (await deps.store.latestRecordedRun(provider))?.id ?? 0;
-      const outcome = await deps.store.withProviderLock(provider, async () => {
-        // D24 across replicas: a sync of this provider that another replica finished while we
-        // waited for the lock is the answer to this request too; do not fetch again.
-        const finished = await recordedSince(provider, seen);
-        if (finished !== undefined) return { finished };
-        const catalog = await deps.adapters[provider].fetchCatalog(signal);
-        // completedAt: the time of the data written (history, feed, events); the run's own
-        // completed_at is stamped by the apply's last statement (issue 15 item 9).
-        const applied = await deps.store.applyProviderCatalog(
-          catalog,
-          { syncId, provider, startedAt: started, completedAt: new Date() },
-          {
-            check: (change) => checkCatalogChange(provider, change, force),
-            completedAtCommit: true,
-          },
-        );
-        return { applied };
-      });
-      if (outcome.finished !== undefined) return reported(outcome.finished, elapsed());
-      const counts = outcome.applied;
-      deps.log.info({ provider, syncId, counts }, 'provider synced');
-      metrics.syncFinished(provider, 'success', (performance.now() - clock) / 1000);
-      await announceChange(provider, syncId);
-      return {
-        provider,
-        success: true,
-        regions_synced: counts.regions,
-        instances_synced: counts.instances,
-        pricing_synced: counts.pricing,
-        duration_ms: elapsed(),
-      };
-    } catch (error) {
+
+    /** Logs, counts and records a failed attempt (never throws) and returns its result. */
+    async function failed(error: unknown): Promise<ProviderSyncResult> {
       const { code, message } = signal.aborted ? ABORTED : describeFailure(error);
       deps.log.error({ err: error, provider, syncId }, 'provider sync failed');
       metrics.syncFinished(
@@ -166,6 +134,52 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
         error: message,
         error_details: { code, message },
       };
+    }
+
+    try {
+      // The newest run recorded before this request waits for the lock (see recordedSince).
+      const seen = (await deps.store.latestRecordedRun(provider))?.id ?? 0;
+      const outcome = await deps.store.withProviderLock(provider, async () => {
+        // D24 across replicas: a sync of this provider that another replica finished while we
+        // waited for the lock is the answer to this request too; do not fetch again.
+        const finished = await recordedSince(provider, seen);
+        if (finished !== undefined) return { finished };
+        try {
+          const catalog = await deps.adapters[provider].fetchCatalog(signal);
+          // completedAt: the time of the data written (history, feed, events); the run's own
+          // completed_at is stamped by the apply's last statement (issue 15 item 9).
+          const applied = await deps.store.applyProviderCatalog(
+            catalog,
+            { syncId, provider, startedAt: started, completedAt: new Date() },
+            {
+              check: (change) => checkCatalogChange(provider, change, force),
+              completedAtCommit: true,
+            },
+          );
+          return { applied };
+        } catch (error) {
+          // Recorded before the lock is released, so a request waiting for it finds this run
+          // and reports its failure (D24) rather than fetching again.
+          return { failure: await failed(error) };
+        }
+      });
+      if (outcome.finished !== undefined) return reported(outcome.finished, elapsed());
+      if (outcome.failure !== undefined) return outcome.failure;
+      const counts = outcome.applied;
+      deps.log.info({ provider, syncId, counts }, 'provider synced');
+      metrics.syncFinished(provider, 'success', (performance.now() - clock) / 1000);
+      await announceChange(provider, syncId);
+      return {
+        provider,
+        success: true,
+        regions_synced: counts.regions,
+        instances_synced: counts.instances,
+        pricing_synced: counts.pricing,
+        duration_ms: elapsed(),
+      };
+    } catch (error) {
+      // The lock could not be taken or the history not read: nobody holds this attempt's lock.
+      return await failed(error);
     }
   }
 

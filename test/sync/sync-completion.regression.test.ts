@@ -19,9 +19,10 @@ import type { CatalogStore } from '../../src/storage/catalog-store.js';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
 import type { ProviderAdapter, ProviderCatalog } from '../../src/sync/offer.js';
 import { createSyncService, type SyncService } from '../../src/sync/sync-service.js';
+import { UpstreamError } from '../../src/sync/upstream-error.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
-import { eventually } from '../support/wait.js';
+import { eventually, waitFor } from '../support/wait.js';
 
 const silent = { error: () => undefined, info: () => undefined };
 
@@ -32,15 +33,15 @@ for (const backend of postgres) {
     let watcher: pg.Client;
     const replicas: { name: string; store: CatalogStore; sync: SyncService }[] = [];
     let fetches: ProviderName[] = [];
-    let upstream: ProviderCatalog;
+    /** What the fake upstream answers each fetch (the nth fetch of this test, from 0). */
+    let serve: (nth: number) => Promise<ProviderCatalog>;
 
     function adapters(): Record<ProviderName, ProviderAdapter> {
       const of = (name: ProviderName): ProviderAdapter => ({
         name,
         fetchCatalog: () => {
           fetches.push(name);
-          if (name !== upstream.provider) throw new Error(`${name} is not served here`);
-          return Promise.resolve(upstream);
+          return serve(fetches.length - 1);
         },
       });
       return Object.fromEntries(PROVIDER_NAMES.map((name) => [name, of(name)])) as Record<
@@ -91,10 +92,11 @@ for (const backend of postgres) {
         `select max(id) as last from sync_runs where provider = 'provider_b'`,
       );
       const seen = rows[0]!.last;
-      upstream = {
+      const upstream = {
         ...b!,
         offers: b!.offers.map((o) => ({ ...o, monthlyMicros: o.monthlyMicros + 10_000 })),
       };
+      serve = () => Promise.resolve(upstream);
       fetches = [];
 
       // Hold one provider_b region row: r1's apply writes, then waits for it inside its
@@ -144,6 +146,54 @@ for (const backend of postgres) {
         );
         expect(periods.rows).toHaveLength(1);
         expect(Number(periods.rows[0]!.valid_from)).toBeLessThan(Number(released.rows[0]!.now));
+      } finally {
+        await blocker.end();
+      }
+    });
+
+    // D24 for a sync that fails: its failure was recorded after it let go of the provider lock,
+    // so the request waiting for that lock found no newer run and fetched again (a second wait
+    // on an upstream that had just failed). The failure is now recorded before the lock is
+    // released. To make the old order visible, a third connection holds sync_runs against
+    // writes (SHARE lock): reads go on, recording waits.
+    it('D24 defect: a request waiting for a sync that fails reports its failure instead of fetching again', async () => {
+      const [r1, r2] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+      let fail!: () => void;
+      const failing = new Promise<never>((_, reject) => {
+        fail = () => reject(new UpstreamError('UPSTREAM_HTTP_ERROR', 'provider_b answered 502'));
+      });
+      failing.catch(() => undefined);
+      serve = (nth) =>
+        nth === 0 ? failing : Promise.reject(new UpstreamError('UPSTREAM_TIMEOUT', 'slow'));
+      fetches = [];
+      const blocker = new pg.Client({ connectionString: database.url });
+      await blocker.connect();
+      try {
+        await blocker.query('begin');
+        await blocker.query('lock table sync_runs in share mode');
+        const first = r1.sync.sync(['provider_b']);
+        await waitFor(() => fetches.length === 1, 10_000);
+        const second = r2.sync.sync(['provider_b']);
+        await eventually(async () => {
+          if (!(await waitsForLock(r2.name))) throw new Error('r2 does not wait for the lock');
+        }, 10_000);
+        fail();
+        // Either r2 went on to fetch (the failure not recorded while r1 held the lock), or r1
+        // records its failure while r2 still waits for the lock.
+        await eventually(async () => {
+          if (fetches.length > 1) return;
+          if (!(await waitsForLock(r1.name)) || !(await waitsForLock(r2.name)))
+            throw new Error('neither');
+        }, 10_000);
+        await blocker.query('commit');
+        const [one, two] = await Promise.all([first, second]);
+
+        expect(one.providers[0]?.error_details?.code).toBe('UPSTREAM_HTTP_ERROR');
+        expect(fetches).toEqual(['provider_b']);
+        expect(two.providers[0]).toMatchObject({
+          success: false,
+          error_details: one.providers[0]?.error_details,
+        });
       } finally {
         await blocker.end();
       }
