@@ -83,9 +83,45 @@ export const CURRENCIES = [
   'ZAR',
 ] as const;
 
-const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency' });
+/**
+ * English names of the currencies, as `Intl.DisplayNames(['en'], { type: 'currency' })` gives
+ * them (checked by test/web/format.test.ts): written out so the first render creates no Intl
+ * object (see CURRENCY_FORMAT in format.ts).
+ */
+export const CURRENCY_NAMES: Readonly<Record<(typeof CURRENCIES)[number], string>> = {
+  USD: 'US Dollar',
+  EUR: 'Euro',
+  JPY: 'Japanese Yen',
+  KRW: 'South Korean Won',
+  SGD: 'Singapore Dollar',
+  HKD: 'Hong Kong Dollar',
+  CNY: 'Chinese Yuan',
+  INR: 'Indian Rupee',
+  IDR: 'Indonesian Rupiah',
+  MYR: 'Malaysian Ringgit',
+  PHP: 'Philippine Peso',
+  THB: 'Thai Baht',
+  AUD: 'Australian Dollar',
+  NZD: 'New Zealand Dollar',
+  GBP: 'British Pound',
+  BRL: 'Brazilian Real',
+  CAD: 'Canadian Dollar',
+  CHF: 'Swiss Franc',
+  CZK: 'Czech Koruna',
+  DKK: 'Danish Krone',
+  HUF: 'Hungarian Forint',
+  ILS: 'Israeli New Shekel',
+  ISK: 'Icelandic Króna',
+  MXN: 'Mexican Peso',
+  NOK: 'Norwegian Krone',
+  PLN: 'Polish Zloty',
+  RON: 'Romanian Leu',
+  SEK: 'Swedish Krona',
+  TRY: 'Turkish Lira',
+  ZAR: 'South African Rand',
+};
 export function currencyLabel(code: string): string {
-  return `${code} · ${currencyNames.of(code) ?? code}`;
+  return `${code} · ${(CURRENCY_NAMES as Readonly<Record<string, string>>)[code] ?? code}`;
 }
 
 export interface InstanceRecord {
