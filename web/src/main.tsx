@@ -5,15 +5,20 @@ import { onUnauthorized } from './api';
 import { clearKey, getKey, takeKeyFromFragment } from './key';
 import { KeyPrompt } from './key-prompt';
 import { followLink, hrefFor, useParams } from './url-state';
-import { ChangesView } from './views/changes';
-import { CompareView } from './views/compare';
-import { InstancePage } from './views/instance-page';
 import { InstancesView } from './views/instances';
-import { RecommendView } from './views/recommend';
-import { RegionsView } from './views/regions';
 import { FEATURES } from './features';
-import { StatusView } from './views/status';
+import { lazyView } from './lazy-view';
 import './styles.css';
+
+// The instances view is the landing page and comes with the first script; every other view is
+// its own chunk, fetched when it is first opened (less JavaScript to parse before the first
+// paint: docs/web-ui.md, "Speed").
+const CompareView = lazyView(() => import('./views/compare').then((m) => m.CompareView));
+const InstancePage = lazyView(() => import('./views/instance-page').then((m) => m.InstancePage));
+const RegionsView = lazyView(() => import('./views/regions').then((m) => m.RegionsView));
+const RecommendView = lazyView(() => import('./views/recommend').then((m) => m.RecommendView));
+const ChangesView = lazyView(() => import('./views/changes').then((m) => m.ChangesView));
+const StatusView = lazyView(() => import('./views/status').then((m) => m.StatusView));
 
 interface ViewDef {
   readonly id: string;
@@ -38,7 +43,7 @@ const VIEWS: readonly ViewDef[] = [
     : []),
   { id: 'recommend', label: 'Recommend', render: (p) => <RecommendView params={p} /> },
   { id: 'changes', label: 'Changes', render: (p) => <ChangesView params={p} /> },
-  { id: 'status', label: 'Status', render: () => <StatusView /> },
+  { id: 'status', label: 'Status', render: (p) => <StatusView params={p} /> },
 ];
 
 function App() {

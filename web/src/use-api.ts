@@ -1,6 +1,9 @@
 // Loads one API answer per distinct request (path + body), keeping the last answer on screen
 // while the next one loads, and dropping answers that arrive after a newer request was made.
-import { useEffect, useRef, useState } from 'preact/hooks';
+// Requests start in a layout effect: right after the DOM is committed, before the browser lays
+// out and paints it, instead of one frame later (useEffect waits for the next animation frame),
+// so the first data is on its way while the page's frame is being painted.
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { apiJson } from './api';
 
 export interface Loaded<T> {
@@ -17,13 +20,13 @@ export function useApi<T>(path: string | null, body?: unknown): Loaded<T> {
   const [attempt, setAttempt] = useState(0);
   const latest = useRef(0);
   const bodyText = body === undefined ? undefined : JSON.stringify(body);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (path === null) {
       setState({ loading: false });
       return;
     }
     const id = ++latest.current;
-    setState((previous) => ({ ...previous, loading: true }));
+    setState((previous) => (previous.loading ? previous : { ...previous, loading: true }));
     apiJson<T>(path, bodyText === undefined ? undefined : JSON.parse(bodyText))
       .then((data) => {
         if (id === latest.current) setState({ data, loading: false });
@@ -52,13 +55,13 @@ export function useApiEach<T>(paths: readonly string[]): LoadedEach<T> {
   const [attempt, setAttempt] = useState(0);
   const latest = useRef(0);
   const key = paths.join('\n');
-  useEffect(() => {
+  useLayoutEffect(() => {
     const id = ++latest.current;
     if (key === '') {
       setState({ results: [], loading: false });
       return;
     }
-    setState((previous) => ({ ...previous, loading: true }));
+    setState((previous) => (previous.loading ? previous : { ...previous, loading: true }));
     void Promise.all(
       key.split('\n').map((path) =>
         apiJson<T>(path).then(
