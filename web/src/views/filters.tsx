@@ -1,9 +1,10 @@
 // The instances filters: each control reads its value from the URL and writes it back (D50), typed
 // numbers after a 300 ms pause so each keystroke is not a request and a history entry.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { FAMILIES, PROVIDER_LABEL, PROVIDERS, REGIONS, regionLabel } from '../model';
+import { FAMILIES, PROVIDER_LABEL, REGIONS, regionLabel } from '../model';
 import { FEATURES } from '../features';
 import { navigate } from '../url-state';
+import { FilterForm, type Options, PROVIDER_OPTIONS, SelectField } from './table-parts';
 
 export interface FilterDef {
   readonly param: string;
@@ -36,13 +37,14 @@ function setFilter(param: string, value: string): void {
   navigate({ [param]: value, page: undefined });
 }
 
-function NumberFilter({
+export function NumberFilter({
   param,
   label,
   value,
   step,
   unit,
   type = 'number',
+  onCommit = setFilter,
 }: {
   param: string;
   label: string;
@@ -50,6 +52,8 @@ function NumberFilter({
   step?: string;
   unit?: string;
   type?: 'number' | 'search';
+  /** Writes the value to the URL (default: the parameter of the same name, back to page 1). */
+  onCommit?: (param: string, value: string) => void;
 }) {
   const [text, setText] = useState(value);
   const timer = useRef<number | undefined>(undefined);
@@ -74,12 +78,12 @@ function NumberFilter({
           const next = event.currentTarget.value;
           setText(next);
           clearTimeout(timer.current);
-          timer.current = window.setTimeout(() => setFilter(param, next), 300);
+          timer.current = window.setTimeout(() => onCommit(param, next), 300);
         }}
         onKeyDown={(event) => {
           if (event.key === 'Enter') {
             clearTimeout(timer.current);
-            setFilter(param, event.currentTarget.value);
+            onCommit(param, event.currentTarget.value);
           }
         }}
       />
@@ -96,25 +100,16 @@ function Select({
   param: string;
   label: string;
   value: string;
-  options: readonly (readonly [string, string])[];
+  options: Options;
 }) {
-  const id = `f-${param}`;
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        onChange={(event) => setFilter(param, event.currentTarget.value)}
-      >
-        <option value="">Any</option>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField
+      id={`f-${param}`}
+      label={label}
+      value={value}
+      options={options}
+      onChange={(v) => setFilter(param, v)}
+    />
   );
 }
 
@@ -123,18 +118,8 @@ export function Filters({ params, currency }: { params: URLSearchParams; currenc
   const provider = get('provider');
   const regions = REGIONS.filter((r) => provider === '' || r.provider === provider);
   return (
-    <form
-      class="filters"
-      role="search"
-      aria-label="Filter instances"
-      onSubmit={(e) => e.preventDefault()}
-    >
-      <Select
-        param="provider"
-        label="Provider"
-        value={provider}
-        options={PROVIDERS.map((p) => [p, PROVIDER_LABEL[p] ?? p] as const)}
-      />
+    <FilterForm label="Filter instances">
+      <Select param="provider" label="Provider" value={provider} options={PROVIDER_OPTIONS} />
       {FEATURES.search && (
         <NumberFilter param="q" label="Name contains" value={get('q')} type="search" />
       )}
@@ -192,7 +177,7 @@ export function Filters({ params, currency }: { params: URLSearchParams; currenc
         value={get('instance_family')}
         options={FAMILIES.map((f) => [f, f] as const)}
       />
-    </form>
+    </FilterForm>
   );
 }
 
@@ -218,6 +203,8 @@ function RegionPicker({ value, regions }: { value: string; regions: typeof REGIO
     const next = REGIONS.map((r) => r.code).filter((c) => (c === code ? on : chosen.includes(c)));
     setFilter('region', next.join(','));
   };
+  // The checkboxes exist only while the menu is open: less to build on first load.
+  const [open, setOpen] = useState(false);
   const summary =
     chosen.length === 0
       ? 'Any'
@@ -229,26 +216,33 @@ function RegionPicker({ value, regions }: { value: string; regions: typeof REGIO
       <span class="label" id="f-region-label">
         Regions
       </span>
-      <details class="columns region-menu" onKeyDown={closeOnEscape}>
+      <details
+        class="columns region-menu"
+        open={open}
+        onToggle={(e) => setOpen(e.currentTarget.open)}
+        onKeyDown={closeOnEscape}
+      >
         <summary aria-describedby="f-region-label">{summary}</summary>
-        <fieldset>
-          <legend>Regions (any of them)</legend>
-          {regions.map((r) => (
-            <label key={r.code} class="check">
-              <input
-                type="checkbox"
-                checked={chosen.includes(r.code)}
-                onChange={(e) => toggle(r.code, e.currentTarget.checked)}
-              />
-              <span>
-                {r.city}, {r.country}{' '}
-                <span class="small">
-                  {PROVIDER_LABEL[r.provider]} ({r.code})
+        {open && (
+          <fieldset>
+            <legend>Regions (any of them)</legend>
+            {regions.map((r) => (
+              <label key={r.code} class="check">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(r.code)}
+                  onChange={(e) => toggle(r.code, e.currentTarget.checked)}
+                />
+                <span>
+                  {r.city}, {r.country}{' '}
+                  <span class="small">
+                    {PROVIDER_LABEL[r.provider]} ({r.code})
+                  </span>
                 </span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+              </label>
+            ))}
+          </fieldset>
+        )}
       </details>
     </div>
   );

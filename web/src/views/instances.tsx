@@ -1,6 +1,6 @@
 // Instances: the catalogue table. Filters, sort, page, columns, unit, period, currency and the
 // selection are all in the URL (D50); filtering, sorting and paging happen on the server.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { apiText } from '../api';
 import { ErrorMessage, Link, Status } from '../components';
 import { count, PERIODS, UNIT_LABEL, UNITS, type Period, type PriceUnit } from '../format';
@@ -18,9 +18,11 @@ import {
   type Display,
 } from './instance-columns';
 import { ExportBar } from './export-bar';
+import { Pager, pageParam, pageValue, SortHeader } from './table-parts';
 import { FEATURES } from '../features';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
+const NO_ROWS: readonly InstancesData['instances'][number][] = [];
 const DEFAULT_PAGE_SIZE = 50;
 
 /** The /instances query for the URL's state (filters, sort, order, page). */
@@ -36,7 +38,7 @@ export function instancesQuery(params: URLSearchParams, display: Display): URLSe
   if (params.get('order') === 'desc') query.set('order', 'desc');
   const limit = pageSize(params);
   query.set('limit', String(limit));
-  query.set('offset', String((page(params) - 1) * limit));
+  query.set('offset', String((pageParam(params) - 1) * limit));
   if (display.currency !== 'USD') query.set('currency', display.currency);
   return query;
 }
@@ -44,10 +46,6 @@ export function instancesQuery(params: URLSearchParams, display: Display): URLSe
 function pageSize(params: URLSearchParams): number {
   const value = Number(params.get('limit'));
   return (PAGE_SIZES as readonly number[]).includes(value) ? value : DEFAULT_PAGE_SIZE;
-}
-function page(params: URLSearchParams): number {
-  const value = Number(params.get('page'));
-  return Number.isInteger(value) && value >= 1 ? value : 1;
 }
 
 export function displayOf(params: URLSearchParams): Display {
@@ -70,16 +68,34 @@ export function selectedIds(params: URLSearchParams): number[] {
     .filter((n) => Number.isInteger(n) && n > 0);
 }
 
+/**
+ * The rows that fit in the table's box (at most 75% of the window high, rows about 30 px) are
+ * rendered at once; the rest of the page one task later, after the first ones are painted. A page
+ * of 100 rows is then two short tasks instead of one long one, and the table stays `aria-busy`
+ * until every row is there.
+ */
+function useRowsInStages<T>(rows: readonly T[]): readonly T[] {
+  const first = Math.ceil((window.innerHeight * 0.75) / 30) + 2;
+  const [complete, setComplete] = useState<readonly T[] | undefined>(undefined);
+  useEffect(() => {
+    if (rows.length <= first) return;
+    const timer = setTimeout(() => setComplete(rows), 0);
+    return () => clearTimeout(timer);
+  }, [rows, first]);
+  return complete === rows || rows.length <= first ? rows : rows.slice(0, first);
+}
+
 export function InstancesView({ params }: { params: URLSearchParams }) {
   const display = displayOf(params);
   const columns = visibleColumns(params.get('cols'));
   const query = instancesQuery(params, display);
   const result = useApi<InstancesData>(`/instances?${query.toString()}`);
   const data = result.data;
-  const rows = data?.instances ?? [];
+  const rows = data?.instances ?? NO_ROWS;
+  const shownRows = useRowsInStages(rows);
   const total = data?.pagination.total ?? 0;
   const limit = pageSize(params);
-  const current = page(params);
+  const current = pageParam(params);
   const pages = Math.max(1, Math.ceil(total / limit));
   const offset = (current - 1) * limit;
   const selected = selectedIds(params);
@@ -130,12 +146,18 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
         </div>
       )}
       <div
-        class="table-wrap"
+        // Until the first answer, the box keeps the height a page of rows will fill, so nothing
+        // below it jumps when they arrive (layout shift).
+        class={data === undefined ? 'table-wrap reserve' : 'table-wrap'}
         tabIndex={0}
         role="region"
         aria-label="Instances table, scrolls sideways"
       >
-        <table class="data" aria-rowcount={total + 1} aria-busy={result.loading}>
+        <table
+          class="data"
+          aria-rowcount={total + 1}
+          aria-busy={result.loading || shownRows.length < rows.length}
+        >
           <caption class="visually-hidden">
             Instances
             {sort !== null
@@ -150,32 +172,26 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
               <th scope="col" class="name-col">
                 Instance
               </th>
-              {columns.map((c) => {
-                const sorted = sort === c.id;
-                return (
-                  <th
-                    key={c.id}
-                    scope="col"
-                    class={c.numeric === true ? 'num' : undefined}
-                    aria-sort={sorted ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
-                  >
-                    {c.sort?.(display) === undefined ? (
-                      c.label(display)
-                    ) : (
-                      <button type="button" class="sort" onClick={() => toggleSort(c.id)}>
-                        {c.label(display)}
-                        <span class="sort-icon" aria-hidden="true">
-                          {sorted ? (order === 'asc' ? '▲' : '▼') : '◇'}
-                        </span>
-                      </button>
-                    )}
+              {columns.map((c) =>
+                c.sort?.(display) === undefined ? (
+                  <th key={c.id} scope="col" class={c.numeric === true ? 'num' : undefined}>
+                    {c.label(display)}
                   </th>
-                );
-              })}
+                ) : (
+                  <SortHeader
+                    key={c.id}
+                    label={c.label(display)}
+                    numeric={c.numeric === true}
+                    sorted={sort === c.id}
+                    order={order}
+                    onSort={() => toggleSort(c.id)}
+                  />
+                ),
+              )}
             </tr>
           </thead>
           <tbody>
-            {rows.map((r, i) => (
+            {shownRows.map((r, i) => (
               <tr
                 key={r.id}
                 aria-rowindex={offset + i + 2}
@@ -214,24 +230,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled={current <= 1}
-          onClick={() => navigate({ page: current - 1 > 1 ? String(current - 1) : undefined })}
-        >
-          Previous
-        </button>
-        <span>
-          Page {count.format(current)} of {count.format(pages)}
-        </span>
-        <button
-          type="button"
-          disabled={current >= pages}
-          onClick={() => navigate({ page: String(current + 1) })}
-        >
-          Next
-        </button>
+      <Pager page={current} pages={pages} onPage={(n) => navigate({ page: pageValue(n) })}>
         <label for="page-size">Rows per page</label>
         <select
           id="page-size"
@@ -252,7 +251,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
             </option>
           ))}
         </select>
-      </nav>
+      </Pager>
       <ExportBar
         rows={rows}
         csv={() => toCsv(rows, columns, display)}
@@ -347,31 +346,36 @@ function DisplayControls({ params, display }: { params: URLSearchParams; display
         onKeyDown={closeOnEscape}
       >
         <summary>Columns</summary>
-        <fieldset>
-          <legend>Visible columns</legend>
-          {COLUMNS.map((c) => (
-            <label key={c.id} class="check">
-              <input
-                type="checkbox"
-                checked={shown.includes(c.id)}
-                onChange={(e) =>
-                  setCols(
-                    e.currentTarget.checked ? [...shown, c.id] : shown.filter((id) => id !== c.id),
-                  )
-                }
-              />
-              {c.label(display)}
-            </label>
-          ))}
-          <div class="row">
-            <button type="button" onClick={() => setCols(DEFAULT_COLUMNS)}>
-              Defaults
-            </button>
-            <button type="button" onClick={() => setCols(COLUMNS.map((c) => c.id))}>
-              All
-            </button>
-          </div>
-        </fieldset>
+        {/* The checkboxes exist only while the menu is open: less to build on first load. */}
+        {open && (
+          <fieldset>
+            <legend>Visible columns</legend>
+            {COLUMNS.map((c) => (
+              <label key={c.id} class="check">
+                <input
+                  type="checkbox"
+                  checked={shown.includes(c.id)}
+                  onChange={(e) =>
+                    setCols(
+                      e.currentTarget.checked
+                        ? [...shown, c.id]
+                        : shown.filter((id) => id !== c.id),
+                    )
+                  }
+                />
+                {c.label(display)}
+              </label>
+            ))}
+            <div class="row">
+              <button type="button" onClick={() => setCols(DEFAULT_COLUMNS)}>
+                Defaults
+              </button>
+              <button type="button" onClick={() => setCols(COLUMNS.map((c) => c.id))}>
+                All
+              </button>
+            </div>
+          </fieldset>
+        )}
       </details>
     </div>
   );

@@ -1,0 +1,124 @@
+// Pieces the table views share: the filter form, a labelled select, sortable column headers and
+// the page buttons. One place for their markup, so every view is used (and read by a screen
+// reader) the same way.
+import type { ComponentChildren } from 'preact';
+import { count } from '../format';
+import { PROVIDER_LABEL, PROVIDERS } from '../model';
+
+export type Options = readonly (readonly [value: string, text: string])[];
+export const PROVIDER_OPTIONS: Options = PROVIDERS.map((p) => [p, PROVIDER_LABEL[p] ?? p] as const);
+
+/** A view's filters: a search landmark whose controls apply as they change (no submit). */
+export function FilterForm({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <form class="filters" role="search" aria-label={label} onSubmit={(e) => e.preventDefault()}>
+      {children}
+    </form>
+  );
+}
+
+/** A labelled select; the first option, "Any" (value ''), means no filter. */
+export function SelectField({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: Options;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.currentTarget.value)}>
+        <option value="">Any</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export type Order = 'asc' | 'desc';
+
+/**
+ * A column header that sorts: a button inside `<th>`, `aria-sort` only on the sorted column, and
+ * an icon that differs in shape (▲ ▼ ◇), not only in colour.
+ */
+export function SortHeader({
+  label,
+  sorted,
+  order,
+  onSort,
+  numeric = false,
+  class: className,
+}: {
+  label: ComponentChildren;
+  sorted: boolean;
+  order: Order;
+  onSort: () => void;
+  numeric?: boolean;
+  class?: string;
+}) {
+  const classes = [numeric ? 'num' : '', className ?? ''].join(' ').trim();
+  return (
+    <th
+      scope="col"
+      class={classes === '' ? undefined : classes}
+      aria-sort={sorted ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
+    >
+      <button type="button" class="sort" onClick={onSort}>
+        {label}
+        <span class="sort-icon" aria-hidden="true">
+          {sorted ? (order === 'asc' ? '▲' : '▼') : '◇'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/** Previous / "Page n of m" / Next, and whatever the view adds (rows per page). */
+export function Pager({
+  page,
+  pages,
+  onPage,
+  children,
+}: {
+  page: number;
+  pages: number;
+  onPage: (page: number) => void;
+  children?: ComponentChildren;
+}) {
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {count.format(page)} of {count.format(pages)}
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+      {children}
+    </nav>
+  );
+}
+
+/** The URL's `page` (1-based; anything else is page 1). */
+export function pageParam(params: URLSearchParams): number {
+  const value = Number(params.get('page'));
+  return Number.isInteger(value) && value >= 1 ? value : 1;
+}
+
+/** The `page` parameter for page n: page 1 is the default and stays out of the URL. */
+export function pageValue(page: number): string | undefined {
+  return page > 1 ? String(page) : undefined;
+}
