@@ -99,5 +99,69 @@ describe.skipIf(skip !== undefined || !FEATURES.instanceTypes)(
         .toEqual(first.data.instance_types.map((t) => t.instance_id));
       expect(problems).toEqual([]);
     });
+
+    it('sorts by its column headers (aria-sort, the URL, the API order), by mouse and keyboard', async () => {
+      const { page, problems, id } = await keyedPage('/ui/?view=regions&provider=provider_b');
+      await page.locator('table.data tbody tr').first().waitFor();
+      // The default order is the cheapest region's price, and its header says so.
+      const sorted = page.locator('th[aria-sort]');
+      await expect.poll(() => sorted.count()).toBe(1);
+      expect(await sorted.textContent()).toContain('Cheapest');
+      expect(await sorted.getAttribute('aria-sort')).toBe('ascending');
+
+      await page.getByRole('button', { name: /^vCPU/ }).click();
+      await expect.poll(() => search(page).get('sort')).toBe('vcpu');
+      const byVcpu = await types('provider=provider_b&sort_by=vcpu&limit=50&offset=0', id);
+      await expect
+        .poll(() => rowTypes(page))
+        .toEqual(byVcpu.data.instance_types.map((t) => t.instance_id));
+      expect(await page.locator('th[aria-sort]').textContent()).toContain('vCPU');
+
+      // The keyboard: focus the sorted header's button, Enter reverses the order.
+      await page.getByRole('button', { name: /^vCPU/ }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => search(page).get('order')).toBe('desc');
+      expect(await page.locator('th[aria-sort]').getAttribute('aria-sort')).toBe('descending');
+      const desc = await types('provider=provider_b&sort_by=vcpu&order=desc&limit=50&offset=0', id);
+      await expect
+        .poll(() => rowTypes(page))
+        .toEqual(desc.data.instance_types.map((t) => t.instance_id));
+      // Space on another header sorts by it, ascending again.
+      await page.getByRole('button', { name: /^Spread/ }).focus();
+      await page.keyboard.press('Space');
+      await expect.poll(() => search(page).get('sort')).toBe('spread');
+      expect(search(page).get('order')).toBeNull();
+      expect(problems).toEqual([]);
+    });
+
+    it('with one provider chosen, shows only the region columns (and checkboxes) it serves', async () => {
+      const { page, problems } = await keyedPage('/ui/?view=regions&provider=provider_a');
+      await page.locator('table.data tbody tr').first().waitFor();
+      const heads = await page.locator('table.data thead th').allTextContents();
+      for (const code of ['ap-northeast', 'ap-south', 'ap-southeast']) {
+        expect(heads.some((h) => h.endsWith(code))).toBe(true);
+      }
+      for (const code of ['icn', 'nrt', 'ap-northeast-1', 'ap-east-1']) {
+        expect(heads.some((h) => h.endsWith(code))).toBe(false);
+        expect(
+          await page.getByRole('checkbox', { name: new RegExp(`\\(${code}\\)`) }).count(),
+        ).toBe(0);
+      }
+      // Every region cell of the first row holds a price or "not offered": none is a column of
+      // another provider's regions.
+      expect(await page.locator('table.data tbody tr').first().locator('td.num').count()).toBe(
+        2 + 3 + 3,
+      );
+      await page.getByRole('combobox', { name: 'Provider' }).selectOption('');
+      await expect.poll(() => search(page).get('provider')).toBeNull();
+      await expect
+        .poll(async () =>
+          (await page.locator('table.data thead th').allTextContents()).some((h) =>
+            h.endsWith('ap-east-1'),
+          ),
+        )
+        .toBe(true);
+      expect(problems).toEqual([]);
+    });
   },
 );

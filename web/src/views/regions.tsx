@@ -13,17 +13,22 @@ import {
 } from '../model';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
+import { NumberFilter } from './filters';
 import { displayOf } from './instances';
+import {
+  FilterForm,
+  Pager,
+  pageParam,
+  pageValue,
+  PROVIDER_OPTIONS,
+  SelectField,
+  SortHeader,
+} from './table-parts';
 
 const PAGE_SIZE = 50;
-const SORTS = [
-  ['min_price', 'Cheapest region'],
-  ['max_price', 'Dearest region'],
-  ['spread', 'Spread between regions'],
-  ['vcpu', 'vCPU'],
-  ['memory', 'Memory'],
-  ['instance_id', 'Type'],
-] as const;
+/** The API's sort_by values (D46); `min_price` (the cheapest region) is the default. */
+const SORTS = ['min_price', 'max_price', 'spread', 'vcpu', 'memory', 'instance_id'] as const;
+type Sort = (typeof SORTS)[number];
 const PASSED = ['provider', 'instance_family', 'min_vcpu', 'min_memory_gb', 'q'] as const;
 
 /** The listed regions from the URL, in the catalogue's order; none listed: every region. */
@@ -31,6 +36,17 @@ export function listedRegions(params: URLSearchParams): string[] {
   const wanted = (params.get('regions') ?? '').split(',');
   const listed = REGIONS.filter((r) => wanted.includes(r.code)).map((r) => r.code);
   return listed.length === 0 ? REGIONS.map((r) => r.code) : listed;
+}
+
+/**
+ * The region columns shown: the listed regions, but with one provider chosen only its own (the
+ * others' columns would be empty on every row).
+ */
+export function shownRegions(params: URLSearchParams): string[] {
+  const provider = params.get('provider') ?? '';
+  return listedRegions(params).filter(
+    (code) => provider === '' || REGIONS.find((r) => r.code === code)?.provider === provider,
+  );
 }
 
 export function instanceTypesQuery(params: URLSearchParams): URLSearchParams {
@@ -43,11 +59,10 @@ export function instanceTypesQuery(params: URLSearchParams): URLSearchParams {
   if (regions.length < REGIONS.length) query.set('regions', regions.join(','));
   if (params.get('available_in') === 'all') query.set('available_in', 'all');
   const sort = params.get('sort');
-  if (SORTS.some(([id]) => id === sort)) query.set('sort_by', sort!);
+  if ((SORTS as readonly string[]).includes(sort ?? '')) query.set('sort_by', sort!);
   if (params.get('order') === 'desc') query.set('order', 'desc');
-  const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
   query.set('limit', String(PAGE_SIZE));
-  query.set('offset', String((page - 1) * PAGE_SIZE));
+  query.set('offset', String((pageParam(params) - 1) * PAGE_SIZE));
   const currency = displayOf(params).currency;
   if (currency !== 'USD') query.set('currency', currency);
   return query;
@@ -60,14 +75,16 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
   const rows = answer.data?.instance_types ?? [];
   const total = answer.data?.pagination.total ?? 0;
   const regions = listedRegions(params);
+  const columns = shownRegions(params);
   const all = params.get('available_in') === 'all';
   const currency = displayOf(params).currency;
-  const page = Math.max(1, Math.floor(Number(params.get('page'))) || 1);
+  const page = pageParam(params);
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const offset = (page - 1) * PAGE_SIZE;
-  const sort = params.get('sort') ?? 'min_price';
+  const sort: Sort = SORTS.find((s) => s === params.get('sort')) ?? 'min_price';
   const order = params.get('order') === 'desc' ? 'desc' : 'asc';
   const get = (name: string) => params.get(name) ?? '';
+  const provider = get('provider');
   const setFilter = (name: string, value: string) => navigate({ [name]: value, page: undefined });
   const toggleRegion = (code: string) => {
     const next = regions.includes(code) ? regions.filter((c) => c !== code) : [...regions, code];
@@ -78,6 +95,23 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
       page: undefined,
     });
   };
+  // As in Instances: a header sorts by its column; pressing the sorted one reverses the order.
+  const toggleSort = (id: Sort) =>
+    navigate({
+      sort: id === 'min_price' ? undefined : id,
+      order: id === sort && order === 'asc' ? 'desc' : undefined,
+      page: undefined,
+    });
+  const header = (id: Sort, label: preact.ComponentChildren, className?: string) => (
+    <SortHeader
+      label={label}
+      numeric
+      class={className}
+      sorted={sort === id}
+      order={order}
+      onSort={() => toggleSort(id)}
+    />
+  );
   const keep = { currency: params.get('currency') ?? undefined };
 
   return (
@@ -85,107 +119,42 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
       <h1 id="regions-view-title">Regions side by side</h1>
       <p class="small">
         Each instance type once, with its monthly price ({currency}) in every selected region; the
-        cheapest region of each row is in bold and marked.
+        cheapest region of each row is in bold and marked. Sort by a column&apos;s header.
       </p>
-      <form
-        class="filters"
-        role="search"
-        aria-label="Filter instance types"
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <div class="field">
-          <label for="r-provider">Provider</label>
-          <select
-            id="r-provider"
-            value={get('provider')}
-            onChange={(e) => setFilter('provider', e.currentTarget.value)}
-          >
-            <option value="">Any</option>
-            {PROVIDERS.map((p) => (
-              <option key={p} value={p}>
-                {PROVIDER_LABEL[p]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="r-family">Family</label>
-          <select
-            id="r-family"
-            value={get('instance_family')}
-            onChange={(e) => setFilter('instance_family', e.currentTarget.value)}
-          >
-            <option value="">Any</option>
-            {FAMILIES.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="r-vcpu">Min vCPU</label>
-          <input
-            id="r-vcpu"
-            type="number"
-            min="0"
-            step="1"
-            value={get('min_vcpu')}
-            onChange={(e) => setFilter('min_vcpu', e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="r-memory">
-            Min memory <span class="unit">(GiB)</span>
-          </label>
-          <input
-            id="r-memory"
-            type="number"
-            min="0"
-            step="0.5"
-            value={get('min_memory_gb')}
-            onChange={(e) => setFilter('min_memory_gb', e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="r-sort">Sort by</label>
-          <select
-            id="r-sort"
-            value={sort}
-            onChange={(e) =>
-              navigate({
-                sort: e.currentTarget.value === 'min_price' ? undefined : e.currentTarget.value,
-                page: undefined,
-              })
-            }
-          >
-            {SORTS.map(([id, label]) => (
-              <option key={id} value={id}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="r-order">Order</label>
-          <select
-            id="r-order"
-            value={order}
-            onChange={(e) =>
-              navigate({
-                order: e.currentTarget.value === 'desc' ? 'desc' : undefined,
-                page: undefined,
-              })
-            }
-          >
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </select>
-        </div>
-      </form>
+      <FilterForm label="Filter instance types">
+        <SelectField
+          id="r-provider"
+          label="Provider"
+          value={provider}
+          options={PROVIDER_OPTIONS}
+          onChange={(v) => setFilter('provider', v)}
+        />
+        <SelectField
+          id="r-family"
+          label="Family"
+          value={get('instance_family')}
+          options={FAMILIES.map((f) => [f, f] as const)}
+          onChange={(v) => setFilter('instance_family', v)}
+        />
+        <NumberFilter
+          param="min_vcpu"
+          label="Min vCPU"
+          value={get('min_vcpu')}
+          step="1"
+          onCommit={setFilter}
+        />
+        <NumberFilter
+          param="min_memory_gb"
+          label="Min memory"
+          unit="GiB"
+          value={get('min_memory_gb')}
+          step="0.5"
+          onCommit={setFilter}
+        />
+      </FilterForm>
       <fieldset class="region-picker">
         <legend>Regions</legend>
-        {PROVIDERS.map((p) => (
+        {PROVIDERS.filter((p) => provider === '' || p === provider).map((p) => (
           <div key={p} class="region-group">
             <span class="small">{PROVIDER_LABEL[p]}:</span>
             {REGIONS.filter((r) => r.provider === p).map((r) => (
@@ -237,17 +206,17 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
             </caption>
             <thead>
               <tr aria-rowindex={1}>
-                <th scope="col" class="name-col">
-                  Instance type
-                </th>
-                <th scope="col">Provider</th>
-                <th scope="col" class="num">
-                  vCPU
-                </th>
-                <th scope="col" class="num">
-                  Memory (GiB)
-                </th>
-                {regions.map((code) => {
+                <SortHeader
+                  label="Instance type"
+                  class="name-col"
+                  sorted={sort === 'instance_id'}
+                  order={order}
+                  onSort={() => toggleSort('instance_id')}
+                />
+                {provider === '' && <th scope="col">Provider</th>}
+                {header('vcpu', 'vCPU')}
+                {header('memory', 'Memory (GiB)')}
+                {columns.map((code) => {
                   const r = REGIONS.find((g) => g.code === code)!;
                   return (
                     <th key={code} scope="col" class="num">
@@ -256,15 +225,9 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
                     </th>
                   );
                 })}
-                <th
-                  scope="col"
-                  class="num"
-                  aria-sort={
-                    sort === 'spread' ? (order === 'asc' ? 'ascending' : 'descending') : undefined
-                  }
-                >
-                  Spread
-                </th>
+                {header('min_price', 'Cheapest')}
+                {header('max_price', 'Dearest')}
+                {header('spread', 'Spread')}
               </tr>
             </thead>
             <tbody>
@@ -272,7 +235,8 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
                 <TypeRow
                   key={`${t.provider}/${t.instance_id}`}
                   row={t}
-                  regions={regions}
+                  regions={columns}
+                  showProvider={provider === ''}
                   currency={currency}
                   index={offset + i + 2}
                   keep={keep}
@@ -282,25 +246,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
           </table>
         </div>
       )}
-      <nav class="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled={page <= 1}
-          onClick={() => navigate({ page: page - 1 > 1 ? String(page - 1) : undefined })}
-        >
-          Previous
-        </button>
-        <span>
-          Page {count.format(page)} of {count.format(pages)}
-        </span>
-        <button
-          type="button"
-          disabled={page >= pages}
-          onClick={() => navigate({ page: String(page + 1) })}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager page={page} pages={pages} onPage={(n) => navigate({ page: pageValue(n) })} />
     </section>
   );
 }
@@ -308,12 +254,15 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
 function TypeRow({
   row: t,
   regions,
+  showProvider,
   currency,
   index,
   keep,
 }: {
   row: InstanceTypeRow;
   regions: readonly string[];
+  /** Off when one provider is chosen: the column would say the same on every row. */
+  showProvider: boolean;
   currency: string;
   index: number;
   keep: { currency?: string };
@@ -332,7 +281,7 @@ function TypeRow({
           </Link>
         )}
       </th>
-      <td>{PROVIDER_LABEL[t.provider] ?? t.provider}</td>
+      {showProvider && <td>{PROVIDER_LABEL[t.provider] ?? t.provider}</td>}
       <td class="num">{t.vcpu}</td>
       <td class="num">{gib(t.memory_mb)}</td>
       {regions.map((code) => {
@@ -357,6 +306,8 @@ function TypeRow({
           </td>
         );
       })}
+      <td class="num">{money(t.min_monthly_price, currency)}</td>
+      <td class="num">{money(t.max_monthly_price, currency)}</td>
       <td class="num">{t.spread_pct === null ? '—' : `${t.spread_pct.toFixed(1)}%`}</td>
     </tr>
   );
