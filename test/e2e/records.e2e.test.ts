@@ -204,6 +204,16 @@ describe.skipIf(skip !== undefined)(
       expect(await page.locator('tr.cheapest').first().textContent()).toContain(
         `$${cheapest.toFixed(2)}`,
       );
+      // The regions side by side are /instance-types' row for this type: its cheapest region is
+      // the one marked.
+      const types = await json<{
+        data: { instance_types: { instance_id: string; cheapest_region: string }[] };
+      }>(`/instance-types?provider=provider_c&q=${record.instance_id}&limit=100`, id);
+      const type = types.data.instance_types.find((t) => t.instance_id === record.instance_id)!;
+      expect(await page.locator('tr.cheapest').count()).toBe(1);
+      expect(await page.locator('tr.cheapest').textContent()).toContain(
+        `(${type.cheapest_region})`,
+      );
       // The chart: an image with a text summary, one dot per price period.
       const chart = page.getByRole('img', { name: /Price history/ });
       await chart.waitFor();

@@ -2,36 +2,25 @@
 // provider side by side, the price history chart, and similar types from every provider.
 import { ErrorMessage, Link, Status } from '../components';
 import { count, dateTime, gib, money, percent } from '../format';
-import { REGIONS, type HistoryData, type InstanceRecord, type InstancesData } from '../model';
+import {
+  REGIONS,
+  type HistoryData,
+  type InstanceRecord,
+  type InstancesData,
+  type InstanceTypesData,
+} from '../model';
 import { useApi } from '../use-api';
 import { nameText } from './instance-columns';
 import { displayOf } from './instances';
 import { PriceChart } from './price-chart';
 
-/** /instances bounds that hold exactly this record's memory (GiB with three decimals). */
+/** /instances memory bounds around this record's memory, `slack` either side (GiB, 3 decimals). */
 function memoryBounds(memoryMb: number, slack: number): [string, string] {
   const gb = memoryMb / 1024;
   return [
     String(Math.floor(gb * (1 - slack) * 1000) / 1000),
     String(Math.ceil(gb * (1 + slack) * 1000) / 1000),
   ];
-}
-
-function sameSpecsQuery(
-  r: InstanceRecord,
-  currency: string,
-  extra: Record<string, string>,
-): string {
-  const [min, max] = memoryBounds(r.memory_mb, 0);
-  const query = new URLSearchParams({
-    min_vcpu: String(r.vcpu),
-    max_vcpu: String(r.vcpu),
-    min_memory_gb: min,
-    max_memory_gb: max,
-    ...extra,
-  });
-  if (currency !== 'USD') query.set('currency', currency);
-  return `/instances?${query.toString()}`;
 }
 
 export function InstancePage({ params }: { params: URLSearchParams }) {
@@ -115,12 +104,19 @@ function RegionPrices({
   currency: string;
   keep: { currency?: string };
 }) {
-  const answer = useApi<InstancesData>(
-    sameSpecsQuery(record, currency, { provider: record.provider.name, limit: '100' }),
+  // Regions side by side is /instance-types' own answer (D46): the type once, a cell per region.
+  const query = new URLSearchParams({
+    provider: record.provider.name,
+    q: record.instance_id,
+    limit: '100',
+  });
+  if (currency !== 'USD') query.set('currency', currency);
+  const answer = useApi<InstanceTypesData>(`/instance-types?${query.toString()}`);
+  const type = answer.data?.instance_types.find(
+    (t) => t.instance_id === record.instance_id && t.provider === record.provider.name,
   );
-  const same = (answer.data?.instances ?? []).filter((r) => r.instance_id === record.instance_id);
   const regions = REGIONS.filter((g) => g.provider === record.provider.name);
-  const cheapest = Math.min(...same.map((r) => r.pricing.monthly_price));
+  const cheapestRegion = type?.cheapest_region;
   return (
     <>
       <ErrorMessage error={answer.error} onRetry={answer.reload} />
@@ -147,34 +143,35 @@ function RegionPrices({
           </thead>
           <tbody>
             {regions.map((g) => {
-              const r = same.find((s) => s.region.region_code === g.code);
-              const isCheapest = r !== undefined && r.pricing.monthly_price === cheapest;
+              const cell = type?.prices[g.code];
+              const isCheapest = cell !== undefined && g.code === cheapestRegion;
+              const isThis = cell?.id === record.id;
               return (
                 <tr key={g.code} class={isCheapest ? 'cheapest' : undefined}>
                   <th scope="row" class="name-col">
-                    {r === undefined || r.id === record.id ? (
+                    {cell === undefined || isThis ? (
                       `${g.city}, ${g.country} (${g.code})`
                     ) : (
-                      <Link to={{ view: 'instance', id: String(r.id), ...keep }}>
+                      <Link to={{ view: 'instance', id: String(cell.id), ...keep }}>
                         {g.city}, {g.country} ({g.code})
                       </Link>
                     )}
-                    {r?.id === record.id && <span class="small"> · this record</span>}
+                    {isThis && <span class="small"> · this record</span>}
                     {isCheapest && <span class="badge badge-cheapest">cheapest</span>}
                   </th>
-                  {r === undefined ? (
+                  {cell === undefined ? (
                     <td colSpan={3} class="small">
                       {answer.loading ? 'Loading…' : 'not offered here'}
                     </td>
                   ) : (
                     <>
-                      <td class="num">{money(r.pricing.hourly_price, currency, true)}</td>
-                      <td class="num">{money(r.pricing.monthly_price, currency)}</td>
+                      <td class="num">{money(cell.hourly_price, currency, true)}</td>
+                      <td class="num">{money(cell.monthly_price, currency)}</td>
                       <td class="num">
-                        {r.id === record.id || record.pricing.monthly_price === 0
+                        {isThis || record.pricing.monthly_price === 0
                           ? '—'
                           : percent(
-                              ((r.pricing.monthly_price - record.pricing.monthly_price) /
+                              ((cell.monthly_price - record.pricing.monthly_price) /
                                 record.pricing.monthly_price) *
                                 100,
                             )}
