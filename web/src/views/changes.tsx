@@ -6,7 +6,6 @@ import {
   CHANGE_KIND_LABEL,
   CHANGE_KINDS,
   PROVIDER_LABEL,
-  PROVIDERS,
   REGIONS,
   regionLabel,
   type ChangesData,
@@ -14,6 +13,7 @@ import {
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { displayOf } from './instances';
+import { FilterForm, PROVIDER_OPTIONS, SelectField } from './table-parts';
 
 const FILTER_PARAMS = ['kind', 'provider', 'region', 'since', 'until'] as const;
 export const CHANGES_PAGE_SIZE = 50;
@@ -56,57 +56,34 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
         What each sync changed: new and removed types, returns, and price rises and drops, oldest
         first. Without a start date, the last 7 days.
       </p>
-      <form
-        class="filters"
-        role="search"
-        aria-label="Filter changes"
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <div class="field">
-          <label for="c-kind">Kind</label>
-          <select
-            id="c-kind"
-            value={get('kind')}
-            onChange={(e) => setFilter('kind', e.currentTarget.value)}
-          >
-            <option value="">Any</option>
-            {CHANGE_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {CHANGE_KIND_LABEL[k]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="c-provider">Provider</label>
-          <select
-            id="c-provider"
-            value={provider}
-            onChange={(e) => setFilter('provider', e.currentTarget.value)}
-          >
-            <option value="">Any</option>
-            {PROVIDERS.map((p) => (
-              <option key={p} value={p}>
-                {PROVIDER_LABEL[p]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="c-region">Region</label>
-          <select
-            id="c-region"
-            value={get('region')}
-            onChange={(e) => setFilter('region', e.currentTarget.value)}
-          >
-            <option value="">Any</option>
-            {REGIONS.filter((r) => provider === '' || r.provider === provider).map((r) => (
-              <option key={r.code} value={r.code}>
-                {r.city}, {r.country} · {PROVIDER_LABEL[r.provider]} ({r.code})
-              </option>
-            ))}
-          </select>
-        </div>
+      <FilterForm label="Filter changes">
+        <SelectField
+          id="c-kind"
+          label="Kind"
+          value={get('kind')}
+          options={CHANGE_KINDS.map((k) => [k, CHANGE_KIND_LABEL[k] ?? k] as const)}
+          onChange={(v) => setFilter('kind', v)}
+        />
+        <SelectField
+          id="c-provider"
+          label="Provider"
+          value={provider}
+          options={PROVIDER_OPTIONS}
+          onChange={(v) => setFilter('provider', v)}
+        />
+        <SelectField
+          id="c-region"
+          label="Region"
+          value={get('region')}
+          options={REGIONS.filter((r) => provider === '' || r.provider === provider).map(
+            (r) =>
+              [
+                r.code,
+                `${r.city}, ${r.country} · ${PROVIDER_LABEL[r.provider]} (${r.code})`,
+              ] as const,
+          )}
+          onChange={(v) => setFilter('region', v)}
+        />
         <div class="field">
           <label for="c-since">From (UTC date)</label>
           <input
@@ -125,7 +102,7 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
             onChange={(e) => setFilter('until', e.currentTarget.value)}
           />
         </div>
-      </form>
+      </FilterForm>
       <ErrorMessage error={answer.error} onRetry={answer.reload} />
       <Status loading={answer.loading}>
         {answer.data === undefined
