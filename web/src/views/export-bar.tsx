@@ -3,6 +3,7 @@
 // plain-http page on another host), the text is shown to copy by hand.
 import { useState } from 'preact/hooks';
 import { describeError } from '../api';
+import { count } from '../format';
 
 interface Props {
   readonly rows: readonly unknown[];
@@ -54,12 +55,14 @@ export function ExportBar({ rows, total, csv, markdown, download }: Props) {
                 a.click();
                 a.remove();
                 setTimeout(() => URL.revokeObjectURL(url), 10_000);
-                setMessage(`Downloaded instances.csv (${Math.min(total, 10_000)} rows).`);
+                setMessage(
+                  `Downloaded instances.csv (${count.format(Math.min(total, 10_000))} rows).`,
+                );
               })
               .catch((error: unknown) => setMessage(describeError(error)));
           }}
         >
-          Download CSV (all {Math.min(total, 10_000)} matching)
+          Download CSV (all {count.format(Math.min(total, 10_000))} matching)
         </button>
       )}
       <p class="status" aria-live="polite">
