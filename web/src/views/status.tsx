@@ -46,7 +46,7 @@ export function StatusView() {
                     {p.error !== undefined && <div class="small">{p.error}</div>}
                   </td>
                   <td>{p.data_source !== undefined ? dateTime(p.data_source.observed_at) : '—'}</td>
-                  <td>
+                  <td class="wrap">
                     {p.data_source !== undefined ? (
                       <>
                         <span class="badge">{p.data_source.kind}</span> {p.data_source.source}
