@@ -4,89 +4,129 @@
 // Chromium (CHROME_PATH, read by chrome-launcher; Lighthouse never downloads a browser). The
 // page gets its key from the `#key=` link (D49), as after a first start. Mobile preset with
 // Lighthouse's simulated throttling; three runs, the median performance score counts.
-// Writes its section of docs/performance.md. Usage: npm run bench:ui
+//
+// `--baseline <dir>` also audits another build of the UI (e.g. `dist/web` of an older commit,
+// copied aside), served by a second server, alternating run by run with the current build, so
+// both see the same machine load: a before/after comparison in one run.
+// Writes its section of docs/performance.md. Usage: npm run bench:ui [-- --baseline <dir>]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { E2E_KEY, startUiServer } from '../test/e2e/support/ui-server.js';
-import { machineLine, writeSection } from './support/report.js';
+import { E2E_KEY, startUiServer, type UiServer } from '../test/e2e/support/ui-server.js';
+import { machineLine, uptime, writeSection } from './support/report.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROME_PATH = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
-const RUNS = 3;
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
+const baselineAt = process.argv.indexOf('--baseline');
+const baselineDir = baselineAt > 0 ? path.resolve(process.argv[baselineAt + 1] ?? '') : undefined;
 
 interface Report {
   categories: Record<string, { score: number | null }>;
   audits: Record<string, { numericValue?: number; score: number | null; title: string }>;
   environment: { benchmarkIndex: number };
 }
+interface Run {
+  readonly build: string;
+  readonly report: Report;
+  readonly load: string;
+}
 
 // The same server the browser tests use: `src/main.ts` as `npm start` runs it, UI built.
-const server = await startUiServer();
+const servers: { build: string; server: UiServer }[] = [
+  { build: 'current', server: await startUiServer() },
+];
+if (baselineDir !== undefined) {
+  servers.unshift({ build: 'baseline', server: await startUiServer({ WEB_DIR: baselineDir }) });
+}
 const dataDir = mkdtempSync(path.join(tmpdir(), 'cloudprice-lighthouse-'));
-const reports: Report[] = [];
-const loads: string[] = [];
+const runs: Run[] = [];
+const loadBefore = uptime();
 try {
-  const target = `${server.url}/ui/#key=${E2E_KEY}`;
   for (let run = 1; run <= RUNS; run++) {
-    const out = path.join(dataDir, `report-${run}.json`);
-    execFileSync(
-      path.join(ROOT, 'node_modules/.bin/lighthouse'),
-      [
-        target,
-        '--only-categories=performance,accessibility',
-        '--output=json',
-        `--output-path=${out}`,
-        '--chrome-flags=--headless --no-sandbox --disable-gpu',
-        '--quiet',
-      ],
-      { env: { ...process.env, CHROME_PATH }, stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    reports.push(JSON.parse(readFileSync(out, 'utf8')) as Report);
-    loads.push(loadavg()[0]!.toFixed(1));
+    for (const { build, server } of servers) {
+      const out = path.join(dataDir, `report-${build}-${run}.json`);
+      execFileSync(
+        path.join(ROOT, 'node_modules/.bin/lighthouse'),
+        [
+          `${server.url}/ui/#key=${E2E_KEY}`,
+          '--only-categories=performance,accessibility',
+          '--output=json',
+          `--output-path=${out}`,
+          '--chrome-flags=--headless --no-sandbox --disable-gpu',
+          '--quiet',
+        ],
+        { env: { ...process.env, CHROME_PATH }, stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      runs.push({
+        build,
+        report: JSON.parse(readFileSync(out, 'utf8')) as Report,
+        load: loadavg()[0]!.toFixed(1),
+      });
+    }
   }
 } finally {
-  await server.stop();
+  await Promise.all(servers.map(({ server }) => server.stop()));
   rmSync(dataDir, { recursive: true, force: true });
 }
+const loadAfter = uptime();
 
 const score = (r: Report, c: string) => Math.round((r.categories[c]?.score ?? 0) * 100);
 const ms = (r: Report, a: string) => Math.round(r.audits[a]?.numericValue ?? NaN);
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const lines = [
-  '| run | performance | accessibility | FCP ms | LCP ms | TBT ms | CLS | Speed Index ms | Lighthouse benchmarkIndex | load average (1 min) |',
-  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ...reports.map(
-    (r, i) =>
-      `| ${i + 1} | ${score(r, 'performance')} | ${score(r, 'accessibility')} | ${ms(r, 'first-contentful-paint')} | ${ms(r, 'largest-contentful-paint')} | ${ms(r, 'total-blocking-time')} | ${(r.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)} | ${ms(r, 'speed-index')} | ${Math.round(r.environment.benchmarkIndex)} | ${loads[i]} |`,
+  '| run | build | performance | accessibility | FCP ms | LCP ms | TBT ms | CLS | Speed Index ms | Lighthouse benchmarkIndex | load average (1 min) |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...runs.map(
+    ({ build, report: r, load }, i) =>
+      `| ${Math.floor(i / servers.length) + 1} | ${build} | ${score(r, 'performance')} | ${score(r, 'accessibility')} | ${ms(r, 'first-contentful-paint')} | ${ms(r, 'largest-contentful-paint')} | ${ms(r, 'total-blocking-time')} | ${(r.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)} | ${ms(r, 'speed-index')} | ${Math.round(r.environment.benchmarkIndex)} | ${load} |`,
   ),
 ];
-const performance = reports.map((r) => score(r, 'performance')).sort((a, b) => a - b);
-const median = performance[Math.floor(performance.length / 2)]!;
-const accessibility = Math.min(...reports.map((r) => score(r, 'accessibility')));
-const pass = median >= 90 && accessibility === 100;
+const summary = (build: string) => {
+  const mine = runs.filter((r) => r.build === build).map((r) => r.report);
+  return {
+    performance: median(mine.map((r) => score(r, 'performance'))),
+    accessibility: Math.min(...mine.map((r) => score(r, 'accessibility'))),
+    medians: ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']
+      .map((a) => median(mine.map((r) => ms(r, a))))
+      .join(' / '),
+  };
+};
+const current = summary('current');
+const pass = current.performance >= 90 && current.accessibility === 100;
 const { version } = JSON.parse(
   readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8'),
 ) as { version: string };
 const chromium = execFileSync(CHROME_PATH, ['--version'], { encoding: 'utf8' }).trim();
+const baselineLine =
+  baselineDir === undefined
+    ? ''
+    : `\nBaseline (another build of the UI, \`--baseline\`, served by a second server and audited
+alternately with the current one): median performance **${summary('baseline').performance}**,
+accessibility **${summary('baseline').accessibility}**, median FCP / LCP / TBT ms
+${summary('baseline').medians}.`;
 
 writeSection(
   'lighthouse',
   `## Web UI: Lighthouse on the instances view (issue 12)
 
-Command: \`npm run bench:ui\` (\`bench/lighthouse-ui.ts\`): builds the UI if needed, starts
+Command: \`npm run bench:ui\` (\`bench/lighthouse-ui.ts\`${baselineDir === undefined ? '' : ' with `--baseline <dir>`'}): builds the UI if needed, starts
 \`src/main.ts\` on a temporary data directory (bundled snapshots), and runs the \`lighthouse\` CLI
 ${RUNS} times on \`/ui/#key=…\` (the instances view, first page of 50 rows) with
 \`CHROME_PATH=${CHROME_PATH}\` and \`--chrome-flags="--headless --no-sandbox --disable-gpu"\`,
 mobile preset, simulated throttling. Lighthouse ${version}, ${chromium}; ${machineLine()}.
+Load average (\`uptime\`) at the start: ${loadBefore}; at the end: ${loadAfter}.
 
 ${lines.join('\n')}
 
-Median performance **${median}** (target ≥ 90), accessibility **${accessibility}** (target 100):
-${pass ? 'both met' : 'NOT met'}.`,
+Current build: median performance **${current.performance}** (target ≥ 90), accessibility
+**${current.accessibility}** (target 100), median FCP / LCP / TBT ms ${current.medians}:
+${pass ? 'both targets met' : 'NOT met'}.${baselineLine}`,
 );
 console.log(lines.join('\n'));
 console.log(
-  `median performance ${median}, accessibility ${accessibility}: ${pass ? 'ok' : 'FAILED'}`,
+  `current: median performance ${current.performance}, accessibility ${current.accessibility}: ${pass ? 'ok' : 'FAILED'}`,
 );
 if (!pass) process.exitCode = 1;
