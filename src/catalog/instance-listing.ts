@@ -82,21 +82,20 @@ export class InstanceListing {
     }
 
     const started = performance.now();
-    const page = index.query(parsed.query);
+    // Prices in the requested currency (D43): USD text comes from the index as serialised at
+    // build; other currencies from its bounded per-(version, rates) memo.
+    const page = index.page(parsed.query, parsed.money);
     const { limit, offset } = parsed.query;
     const pagination = JSON.stringify({
       total: page.total,
       limit,
       offset,
-      has_more: offset + page.ids.length < page.total,
+      has_more: offset + page.rows.length < page.total,
     });
-    const lastSync = JSON.stringify(index.lastSuccessfulSync?.toISOString() ?? null);
+    const lastSync = this.#lastSyncOf(index);
     const note = parsed.money.note;
     const exchange = note === undefined ? '' : `,"exchange_rate":${JSON.stringify(note)}`;
     const tail = `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}${exchange}}}}`;
-    // Prices in the requested currency (D43): USD text comes from the index as serialised at
-    // build; other currencies from its bounded per-(version, rates) memo.
-    const instances = index.jsonArray(page.rows, parsed.money);
     const middle = `,"pagination":${pagination},"metadata":{"cached":`;
     const after = `,"last_sync":${lastSync},"query_time_ms":`;
     const elapsed = Math.round(performance.now() - started);
@@ -106,7 +105,7 @@ export class InstanceListing {
       money: parsed.money,
       rest: `${middle}true${after}0${tail}`,
     });
-    return `${HEAD}${instances}${middle}false${after}${elapsed}${tail}`;
+    return `${HEAD}${page.json}${middle}false${after}${elapsed}${tail}`;
   }
 
   /**
@@ -116,6 +115,17 @@ export class InstanceListing {
   invalidate(): void {
     this.#cache = undefined;
   }
+
+  /** `last_sync` as JSON, made once per index (a Date to ISO text per request showed). */
+  #lastSyncOf(index: CatalogIndex): string {
+    if (this.#lastSync?.index !== index) {
+      const json = JSON.stringify(index.lastSuccessfulSync?.toISOString() ?? null);
+      this.#lastSync = { index, json };
+    }
+    return this.#lastSync.json;
+  }
+
+  #lastSync: { readonly index: CatalogIndex; readonly json: string } | undefined;
 
   #cacheFor(index: CatalogIndex): LRUCache<string, Buffer | Recipe> | undefined {
     if (this.#maxEntries <= 0) return undefined;

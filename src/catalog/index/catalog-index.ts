@@ -57,7 +57,8 @@ function moneyKey(money: MoneyView): string {
     : `${note.currency}|${note.as_of}|${note.source}|${note.rate}`;
 }
 
-const EMPTY_PAGE: InstancePage = { ids: [], rows: [], total: 0 };
+const NO_POSITIONS = new Int32Array(0);
+const EMPTY_SELECTION = { positions: NO_POSITIONS, total: 0 } as const;
 
 /** The columns a numeric range filter can drive a query from. */
 type RangeColumn = 'vcpu' | 'memory_mb' | 'monthly_price';
@@ -318,15 +319,21 @@ export class CatalogIndex {
       if (p < 0) throw new Error(`record ${row.id} is not in catalogue version ${this.version}`);
       return p;
     });
+    return this.#jsonAt(positions, money);
+  }
+
+  #jsonAt(positions: ArrayLike<number>, money: MoneyView | undefined): string {
     if (money !== undefined && money.currency !== 'USD')
       return this.#convertedArray(money, positions);
     const json = this.#json;
-    return `[${positions.map((p) => json[p]!).join(',')}]`;
+    const texts = new Array<string>(positions.length);
+    for (let i = 0; i < positions.length; i++) texts[i] = json[positions[i]!]!;
+    return `[${texts.join(',')}]`;
   }
 
-  #convertedArray(money: MoneyView, positions: readonly number[]): string {
+  #convertedArray(money: MoneyView, positions: ArrayLike<number>): string {
     const prefix = `${moneyKey(money)}#`;
-    const texts = positions.map((p) => {
+    const texts = Array.from(positions, (p) => {
       const key = prefix + p;
       let text = this.#converted.get(key);
       if (text === undefined) {
@@ -341,7 +348,40 @@ export class CatalogIndex {
   /** One page and the total: the same answer as CatalogStore.queryInstances. */
   query(query: InstanceQuery): InstancePage {
     pageBounds(query.limit, query.offset);
-    return this.#select(query.filter, query.sort, query.order, query.limit, query.offset);
+    const { positions, total } = this.#select(
+      query.filter,
+      query.sort,
+      query.order,
+      query.limit,
+      query.offset,
+    );
+    const rows = this.#rowsAt(positions);
+    return { ids: rows.map((row) => row.id), rows, total };
+  }
+
+  /**
+   * One page as GET /instances shows it: the total, the page's records, and their JSON array
+   * (`jsonArray(rows, money)`), without looking the records up again.
+   */
+  page(
+    query: InstanceQuery,
+    money?: MoneyView,
+  ): { readonly total: number; readonly rows: readonly InstanceRow[]; readonly json: string } {
+    pageBounds(query.limit, query.offset);
+    const { positions, total } = this.#select(
+      query.filter,
+      query.sort,
+      query.order,
+      query.limit,
+      query.offset,
+    );
+    return { total, rows: this.#rowsAt(positions), json: this.#jsonAt(positions, money) };
+  }
+
+  #rowsAt(positions: ArrayLike<number>): InstanceRow[] {
+    const rows = new Array<InstanceRow>(positions.length);
+    for (let i = 0; i < positions.length; i++) rows[i] = this.records[positions[i]!]!;
+    return rows;
   }
 
   /** Every record matching the filter, in the given order (default: monthly price ascending). */
@@ -350,7 +390,7 @@ export class CatalogIndex {
     sort: SortColumn = 'monthly_price',
     order: 'asc' | 'desc' = 'asc',
   ): readonly InstanceRow[] {
-    return this.#select(filter, sort, order, Math.max(1, this.size), 0).rows;
+    return this.#rowsAt(this.#select(filter, sort, order, Math.max(1, this.size), 0).positions);
   }
 
   #select(
@@ -359,7 +399,7 @@ export class CatalogIndex {
     order: 'asc' | 'desc',
     limit: number,
     offset: number,
-  ): InstancePage {
+  ): { readonly positions: Int32Array; readonly total: number } {
     const minVcpu = filter.minVcpu === undefined ? -Infinity : finite(filter.minVcpu, 'minVcpu');
     const maxVcpu = filter.maxVcpu === undefined ? Infinity : finite(filter.maxVcpu, 'maxVcpu');
     const minMemory =
@@ -374,7 +414,7 @@ export class CatalogIndex {
     const provider = filter.provider === undefined ? -1 : PROVIDER_NAMES.indexOf(filter.provider);
     const family = filter.family === undefined ? -1 : INSTANCE_FAMILIES.indexOf(filter.family);
     const region = filter.region === undefined ? -1 : (this.#regionCodes.get(filter.region) ?? -2);
-    if (region === -2 || (filter.provider !== undefined && provider < 0)) return EMPTY_PAGE;
+    if (region === -2 || (filter.provider !== undefined && provider < 0)) return EMPTY_SELECTION;
     // D53: any of several regions, as a mask over this index's region numbers.
     let regionMask: Uint8Array | undefined;
     if (filter.regions !== undefined) {
@@ -383,12 +423,12 @@ export class CatalogIndex {
         const number = this.#regionCodes.get(code);
         if (number !== undefined) regionMask[number] = 1;
       }
-      if (!regionMask.includes(1)) return EMPTY_PAGE;
+      if (!regionMask.includes(1)) return EMPTY_SELECTION;
     }
     // D54: the folded ids and names, made on the first search of this version.
     const text = filter.text;
     const searchable = text === undefined ? undefined : this.#searchable();
-    if (filter.family !== undefined && family < 0) return EMPTY_PAGE;
+    if (filter.family !== undefined && family < 0) return EMPTY_SELECTION;
     const gpu = filter.hasGpu === undefined ? 0 : filter.hasGpu ? 1 : 2;
 
     // The smallest set of positions that holds every match, and which condition it is: when
@@ -457,7 +497,7 @@ export class CatalogIndex {
       total = 0;
       for (let k = 0; k < driver.length; k++) if (matches(driver[k]!)) total += 1;
     }
-    if (offset >= total) return { ids: [], rows: [], total };
+    if (offset >= total) return { positions: NO_POSITIONS, total };
 
     const wanted = Math.min(limit, total - offset);
     let positions: Int32Array;
@@ -492,8 +532,7 @@ export class CatalogIndex {
         seen += 1;
       }
     }
-    const rows = Array.from(positions, (p) => this.records[p]!);
-    return { ids: rows.map((row) => row.id), rows, total };
+    return { positions, total };
   }
 
   /**
