@@ -2,7 +2,7 @@
 // the overall rules, and a database that fails without the endpoint failing with it.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { formatSyncTime } from '../../src/health/health-service.js';
 import type { ProviderName } from '../../src/catalog/model.js';
@@ -306,7 +306,7 @@ describe('GET /health', () => {
   it('is unhealthy when the database answers but the catalogue cannot be read', async () => {
     const t = await newApp();
     await succeededAt(t, 'provider_a', Date.now() - HOUR);
-    const db = new Database(t.services.config.databaseUrl);
+    const db = openSqlite(t.services.config.databaseUrl);
     try {
       db.exec('drop table sync_runs');
     } finally {

@@ -1,7 +1,7 @@
 // Regression: 003-catalog-version landed after 004-price-history. A database migrated in
 // between holds 004 and not 003; the migrator refused it ("corrupted migrations") and the
 // service could not start. It must take 003 late, on every backend.
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
 import pg from 'pg';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
@@ -15,7 +15,7 @@ const FORGET_003 = [
 /** Makes the database look migrated by a build that had 004 but not 003. */
 async function forget003(url: string): Promise<void> {
   if (url.startsWith('sqlite:')) {
-    const db = new Database(url.slice('sqlite:'.length));
+    const db = openSqlite(url.slice('sqlite:'.length));
     try {
       for (const statement of FORGET_003) db.exec(statement);
     } finally {

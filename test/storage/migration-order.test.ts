@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
 import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogDatabase } from '../../src/storage/catalog-schema.js';
@@ -20,7 +20,7 @@ describe('migrations applied out of number order', () => {
   it('applies a lower-numbered migration that arrives after a higher one', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-migrations-'));
     const db = new Kysely<CatalogDatabase>({
-      dialect: new SqliteDialect({ database: new Database(path.join(dir, 'db.sqlite')) }),
+      dialect: new SqliteDialect({ database: openSqlite(path.join(dir, 'db.sqlite')) }),
     });
     try {
       // An older program: everything but 004 (as if it were still unmerged).

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
 import { catalog, offer, readAll, run } from './catalog-fixtures.js';
@@ -21,7 +21,7 @@ describe('SQLite catalogue store', () => {
     await store.migrate();
     await store.close();
     expect(existsSync(path)).toBe(true);
-    const raw = new Database(path, { readonly: true });
+    const raw = openSqlite(path, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {

@@ -1,6 +1,7 @@
 // Reads the catalogue straight from a SQLite file, beside (or after) the app that writes it, so
 // sync tests check what is stored, available = 0 rows included, not what an endpoint shows.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
 import type { ProviderName } from '../../src/catalog/model.js';
 
 /** One pricing record as stored: an instance type in a region. */
@@ -27,7 +28,7 @@ const PRICING_SQL = `
 
 function withDatabase<T>(file: string, read: (db: Database.Database) => T): T {
   // Not read-only: opening read-write lets SQLite recover a hot journal or WAL left by a kill.
-  const db = new Database(file, { fileMustExist: true });
+  const db = openSqlite(file, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
     return read(db);

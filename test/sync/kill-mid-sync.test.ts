@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { sleep } from '../support/wait.js';
@@ -52,7 +52,7 @@ function plansDocument(version: 0 | 1) {
  * SQLITE_BUSY while a writer is active, and lets go at once otherwise.
  */
 async function applyStarted(file: string, timeoutMs: number): Promise<void> {
-  const db = new Database(file, { fileMustExist: true });
+  const db = openSqlite(file, { fileMustExist: true });
   db.pragma('busy_timeout = 0');
   try {
     const deadline = Date.now() + timeoutMs;

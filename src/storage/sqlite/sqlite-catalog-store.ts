@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from './open-sqlite.js';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { CatalogDatabase } from '../catalog-schema.js';
 import type { CatalogStore } from '../catalog-store.js';
@@ -44,7 +44,7 @@ export function openSqliteCatalogStore(
 ): CatalogStore {
   const inMemory = path === ':memory:';
   if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
-  const database = new Database(path);
+  const database = openSqlite(path);
   try {
     // WAL: readers keep their snapshot while a sync writes; NORMAL sync is safe with WAL (a
     // power cut may lose the last commits, never consistency). A kill mid-apply rolls back.
