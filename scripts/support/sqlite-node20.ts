@@ -79,21 +79,25 @@ export function ensureSqliteBinaryForNode20(): void {
       'rebuild',
       '--release',
       '--force_build=1',
-      '--loglevel=warn',
       `--jobs=${availableParallelism()}`,
       ...nodeDirArgs(),
     ];
     try {
+      // Quiet unless it fails: the compiler's warnings about SQLite's C are not ours to act on.
       execFileSync(process.execPath, args, {
         cwd: work,
-        stdio: ['ignore', 'ignore', 'inherit'],
+        stdio: 'pipe',
+        maxBuffer: 256 * 1024 * 1024,
         // binding.gyp runs `node`: the one running this, not another on PATH.
         env: {
           ...process.env,
           PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env['PATH'] ?? ''}`,
         },
       });
-    } catch {
+    } catch (error) {
+      const output = error as { stdout?: Buffer; stderr?: Buffer };
+      process.stderr.write(output.stdout ?? '');
+      process.stderr.write(output.stderr ?? '');
       fail(
         `compiling better-sqlite3 ${version} for Node.js ${process.version} failed (above). ` +
           'Use Node.js 22 or 24, which need no compiling, or install a C++ compiler, make, ' +
