@@ -82,12 +82,14 @@ export class MemoryCounterStore implements CounterStore {
   #size = 0;
   readonly #sweepTimer: NodeJS.Timeout;
   readonly #maxKeys: number;
+  readonly #fullError: CounterStoreFullError;
   /** When a full table last swept on demand (epoch ms): at most once a second. */
   #lastFullSweep = 0;
   #closed = false;
 
   constructor(options: MemoryCounterStoreOptions = {}) {
     this.#maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+    this.#fullError = new CounterStoreFullError(this.#maxKeys);
     // Expired counters are already ignored by increment; the sweep only bounds memory, so a
     // key used once (one client, one window) does not stay for ever. unref(): the timer alone
     // must never keep the process alive.
@@ -119,7 +121,9 @@ export class MemoryCounterStore implements CounterStore {
       if (this.#size >= this.#maxKeys && !this.#madeRoom(now)) {
         // Refused, not let through uncounted: the caller answers 503 (fail closed, D11).
         // Clients that already hold a counter keep being counted exactly.
-        return Promise.reject(new CounterStoreFullError(this.#maxKeys));
+        // One error object for every refusal: under a flood most requests end here, and an
+        // Error per request would capture a stack trace each time.
+        return Promise.reject(this.#fullError);
       }
       if (clients === undefined) {
         clients = new Map();
