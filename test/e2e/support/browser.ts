@@ -1,6 +1,7 @@
 // Debian's Chromium driven by playwright-core (no browser download, ever), plus the checks every
-// view gets: axe-core with zero violations, no CSP violation in the console, no horizontal page
-// scroll, and screenshots at 1440, 768 and 375 px under test-results/screenshots/ (CI artifacts).
+// view gets: axe-core with zero violations in light and dark mode, no CSP violation in the
+// console, no horizontal page scroll, and screenshots at 1440, 768 and 375 px, light and dark,
+// under test-results/screenshots/ (CI artifacts).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -99,7 +100,8 @@ export async function horizontalOverflow(page: Page): Promise<number> {
 }
 
 /**
- * At each width: a full-page screenshot `<name>-<width>.png`, axe, and the overflow check.
+ * At each width: full-page screenshots `<name>-<width>.png` and `<name>-<width>-dark.png`, axe in
+ * both colour schemes, and the overflow check.
  * Returns the problems found (empty when all is well).
  */
 export async function checkAtEveryWidth(
@@ -112,11 +114,18 @@ export async function checkAtEveryWidth(
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await ready();
-    await page.screenshot({
-      path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`),
-      fullPage: true,
-    });
-    for (const violation of await axeViolations(page)) problems.push(`${width}px: ${violation}`);
+    // Light and dark (prefers-color-scheme): axe's contrast rules see each palette.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({
+        path: path.join(SCREENSHOT_DIR, `${name}-${width}${scheme === 'dark' ? '-dark' : ''}.png`),
+        fullPage: true,
+      });
+      for (const violation of await axeViolations(page)) {
+        problems.push(`${width}px ${scheme}: ${violation}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     const overflow = await horizontalOverflow(page);
     if (overflow > 0) problems.push(`${width}px: page scrolls sideways by ${overflow}px`);
   }
