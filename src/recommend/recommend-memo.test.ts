@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { moneyView } from '../fx/convert.js';
+import { RecommendMemo, recommendKey, splitAtQueryTime } from './recommend-memo.js';
+import type { RecommendRequest } from './validate-request.js';
+
+const USD = moneyView(undefined, 'USD');
+const base: RecommendRequest = {
+  stack: ['nginx', 'redis'],
+  scale: 'medium',
+  limit: 10,
+  currency: 'USD',
+};
+
+describe('recommendKey', () => {
+  it('ignores the order and duplicates of providers and regions, not the order of the stack', () => {
+    const a = recommendKey({ ...base, providers: ['provider_b', 'provider_a'] }, USD);
+    const b = recommendKey({ ...base, providers: ['provider_a', 'provider_b', 'provider_a'] }, USD);
+    expect(a).toBe(b);
+    expect(recommendKey({ ...base, regions: ['nrt', 'icn'] }, USD)).toBe(
+      recommendKey({ ...base, regions: ['icn', 'nrt'] }, USD),
+    );
+    // The breakdown lists the stack in the order given (D27): another order is another answer.
+    expect(recommendKey({ ...base, stack: ['redis', 'nginx'] }, USD)).not.toBe(
+      recommendKey(base, USD),
+    );
+  });
+
+  it('tells apart every field an answer depends on', () => {
+    const keys = new Set(
+      [
+        base,
+        { ...base, scale: 'large' as const },
+        { ...base, limit: 11 },
+        { ...base, budgetMaxMicros: 80_000_000 },
+        { ...base, budgetMaxMicros: 80_000_001 },
+        { ...base, providers: [] },
+        { ...base, providers: ['provider_a' as const] },
+        { ...base, regions: ['nrt'] },
+      ].map((request) => recommendKey(request, USD)),
+    );
+    expect(keys.size).toBe(8);
+  });
+});
+
+describe('splitAtQueryTime', () => {
+  it("splits at meta's query_time_ms, the last one, even when a text holds the same words", () => {
+    const body =
+      '{"data":{"pros":["\\"query_time_ms\\":0"]},"meta":{"query_time_ms":0,"exchange_rate":{"rate":1}}}';
+    const parts = splitAtQueryTime(body, 0)!;
+    expect(`${parts.head}0${parts.tail}`).toBe(body);
+    expect(`${parts.head}17${parts.tail}`).toBe(
+      body.replace('"query_time_ms":0,', '"query_time_ms":17,'),
+    );
+    expect(splitAtQueryTime('{"meta":{}}', 0)).toBeUndefined();
+  });
+});
+
+describe('RecommendMemo', () => {
+  it('stays within its bytes however many distinct requests clients send', () => {
+    const memo = new RecommendMemo(64 * 1024);
+    const index = {};
+    const answer = { head: 'x'.repeat(1000), tail: '}}' };
+    for (let i = 0; i < 10_000; i++) memo.set(index, `key-${i}`, answer);
+    expect(memo.bytesHeld).toBeLessThanOrEqual(64 * 1024);
+    expect(memo.size).toBeGreaterThan(0);
+    expect(memo.get(index, 'key-9999')).toBe(answer);
+    expect(memo.get(index, 'key-0')).toBeUndefined();
+  });
+
+  it('answers only for the index it was filled from', () => {
+    const memo = new RecommendMemo();
+    const first = {};
+    const second = {};
+    const answer = { head: '{"a":', tail: '}' };
+    memo.set(first, 'k', answer);
+    expect(memo.get(first, 'k')).toBe(answer);
+    expect(memo.get(second, 'k')).toBeUndefined();
+    memo.set(second, 'other', answer);
+    expect(memo.get(first, 'k')).toBeUndefined();
+    expect(memo.size).toBe(1);
+  });
+});
