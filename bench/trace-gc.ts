@@ -1,0 +1,80 @@
+// npx tsx bench/trace-gc.ts [tree] [catalogue] — how often V8 collects under new-filter
+// /instances load: a tree's app (default this one; another checkout for before/after) started
+// with `node --trace-gc`, 3 s of wrk to warm up, then 10 s counted: requests, Mark-Compacts and
+// Scavenges with their summed pause (the first number of each trace line's "x / y ms").
+// Prints the counts; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { KEY, NEW_FILTER_PATH, fill } from './support/app-bench.js';
+import { CLIENT_HEADER, benchEnv } from './support/bench-settings.js';
+import { uptime } from './support/report.js';
+import { CONNECTIONS } from './support/side-by-side.js';
+import { requireWrk, runWrk } from './support/wrk.js';
+import { spawn } from 'node:child_process';
+
+const [tree = path.resolve(import.meta.dirname, '..'), catalogue = 'snapshots'] =
+  process.argv.slice(2);
+requireWrk();
+const appScript = path.join(path.resolve(tree), 'bench/support/app-server.ts');
+const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-trace-gc-'));
+try {
+  await fill(dir, catalogue);
+  const child = spawn(
+    process.execPath,
+    ['--trace-gc', '--import', 'tsx', appScript, dir, catalogue],
+    {
+      env: { ...process.env, API_KEYS: KEY, ...benchEnv },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let counting = false;
+  const counts = { 'Mark-Compact': { n: 0, ms: 0 }, Scavenge: { n: 0, ms: 0 } };
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`app exited with ${code} before listening`)));
+    child.stdout.on('data', (data: Buffer) => {
+      out += data.toString();
+      let newline: number;
+      while ((newline = out.indexOf('\n')) >= 0) {
+        const line = out.slice(0, newline);
+        out = out.slice(newline + 1);
+        const listening = /^listening (http:\/\/\S+)$/.exec(line);
+        if (listening) resolve(listening[1]!);
+        if (!counting) continue;
+        for (const kind of ['Mark-Compact', 'Scavenge'] as const) {
+          const match = new RegExp(`${kind} [^,]*, ([\\d.]+) /`).exec(line);
+          if (match) {
+            counts[kind].n += 1;
+            counts[kind].ms += Number(match[1]);
+          }
+        }
+      }
+    });
+  });
+  const load = (seconds: number, firstAddress: number) =>
+    runWrk({
+      url: `${url}${NEW_FILTER_PATH}`,
+      seconds,
+      connections: CONNECTIONS,
+      clientHeader: CLIENT_HEADER,
+      firstAddress,
+      headers: { 'x-api-key': KEY },
+    });
+  const warm = await load(3, 0);
+  counting = true;
+  const result = await load(10, warm.addressesUsed + 1);
+  counting = false;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  const mc = counts['Mark-Compact'];
+  const sc = counts.Scavenge;
+  console.log(
+    `${tree} on ${catalogue}: ${result.requests} requests (${Math.round(result.requestsPerSecond)} req/s, ` +
+      `p99 ${result.p99Ms.toFixed(1)} ms) in 10 s; Mark-Compact ${mc.n} (${mc.ms.toFixed(0)} ms), ` +
+      `Scavenge ${sc.n} (${sc.ms.toFixed(0)} ms); load ${uptime()}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
