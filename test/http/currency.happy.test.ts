@@ -172,6 +172,34 @@ describe('prices in other currencies and per unit', () => {
     }
   });
 
+  // Regression: the CSV `format` query parameter's schema was pasted into the note's response
+  // schema, and its default made every serialised note carry `"format":"json"`.
+  it('gives the same exchange_rate note, and nothing else, on every converted endpoint', async () => {
+    const note = {
+      base: 'USD',
+      currency: 'JPY',
+      rate: 158.088562,
+      as_of: '2026-10-06',
+      source: 'European Central Bank euro foreign exchange reference rates (bundled recording)',
+    };
+    const recommend = await t.app.inject({
+      method: 'POST',
+      url: '/recommend',
+      headers: auth,
+      payload: { stack: ['nginx'], scale: 'small', currency: 'JPY' },
+    });
+    expect(recommend.json<{ meta: { exchange_rate: unknown } }>().meta.exchange_rate).toEqual(note);
+    const types = await t.app.inject({
+      method: 'GET',
+      url: '/instance-types?currency=JPY&limit=1',
+      headers: auth,
+    });
+    expect(types.statusCode).toBe(200);
+    expect(
+      types.json<{ data: { metadata: { exchange_rate: unknown } } }>().data.metadata.exchange_rate,
+    ).toEqual(note);
+  });
+
   it('refuses an unknown currency in /recommend with the allowed codes', async () => {
     const response = await t.app.inject({
       method: 'POST',

@@ -139,12 +139,6 @@ export const ExchangeRateNote = Type.Object(
         'Units of `currency` per 1 USD, rounded to 6 decimals for display; prices are converted with the exact ratio of the two ECB rates.',
       examples: [158.088562],
     }),
-    format: Type.String({
-      enum: ['json', 'csv'],
-      default: 'json',
-      description:
-        'D47: `csv` answers the same query as CSV (RFC 4180, UTF-8, header row; columns id, provider, region_code, region_name, instance_id, instance_name, vcpu, memory_mb, storage_gb, transfer_tb, network_speed_gbps, gpu_count, gpu_type, instance_family, hourly_price, monthly_price, currency) with Content-Disposition: attachment; filename="instances.csv" and X-Total-Count; `limit` may then be up to 10,000. Without `format`, `Accept: text/csv` preferred over application/json asks for CSV too. A cell beginning with =, +, -, @, tab, CR (or their full-width forms) is prefixed with \'. Errors stay JSON envelopes.',
-    }),
     as_of: Type.String({ format: 'date', description: 'The ECB reference date of the rates.' }),
     source: Type.String({
       examples: ['European Central Bank euro foreign exchange reference rates (bundled recording)'],
