@@ -1,10 +1,12 @@
 // Ranking (D28-D30): filter the candidates that fit, score them, order them, keep one record per
 // (provider, instance type) and cut to the limit. Runs per request over the whole candidate set
-// (~1,500 records), so it is linear apart from one sort of the distinct instance types.
+// (~1,500 records), so it is linear apart from one sort of the distinct instance types; the
+// (provider, instance type) groups are numbered once per candidate list, and a request's scores
+// live in reused typed columns (no object per record).
 
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../storage/catalog-store.js';
-import { scoreParts } from './score.js';
+import { OVER_BUDGET_PENALTY, VCPU_SHORTFALL_PENALTY, memoryPoints, scoreParts } from './score.js';
 import type { ScoreCriteria, ScoreParts } from './score.js';
 
 export const DEFAULT_RECOMMEND_LIMIT = 10;
@@ -128,7 +130,221 @@ export function compareScored(a: ScoredCandidate, b: ScoredCandidate): number {
   );
 }
 
+/**
+ * Per candidate list, what does not depend on the request: the numbers ranking reads as typed
+ * columns, and each record's (provider, instance type) group as a small integer, numbered by
+ * first appearance. Only frozen lists are
+ * remembered (the index hands out frozen, memoised lists, one set per catalogue version), so a
+ * list cannot change under its entry; a WeakMap lets it go with its index.
+ */
+interface ListGroups {
+  readonly memoryMb: Float64Array;
+  readonly vcpu: Float64Array;
+  readonly storageGb: Float64Array;
+  readonly monthlyMicros: Float64Array;
+  /** Group number of each position. */
+  readonly group: Int32Array;
+  /** Provider number (by first appearance) of each group. */
+  readonly providerOf: Int32Array;
+  readonly groupCount: number;
+  readonly providerCount: number;
+}
+
+const groupsOfList = new WeakMap<readonly Candidate[], ListGroups>();
+
+function listGroups(candidates: readonly Candidate[]): ListGroups {
+  const known = groupsOfList.get(candidates);
+  if (known !== undefined) return known;
+  const n = candidates.length;
+  const group = new Int32Array(n);
+  const memoryMb = new Float64Array(n);
+  const vcpu = new Float64Array(n);
+  const storageGb = new Float64Array(n);
+  const monthlyMicros = new Float64Array(n);
+  const providerNumbers = new Map<string, number>();
+  const groupNumbers = new Map<string, Map<string, number>>();
+  const providerOfGroup: number[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    let byInstance = groupNumbers.get(c.providerName);
+    if (byInstance === undefined) {
+      byInstance = new Map();
+      groupNumbers.set(c.providerName, byInstance);
+      providerNumbers.set(c.providerName, providerNumbers.size);
+    }
+    let g = byInstance.get(c.instanceId);
+    if (g === undefined) {
+      g = providerOfGroup.length;
+      byInstance.set(c.instanceId, g);
+      providerOfGroup.push(providerNumbers.get(c.providerName)!);
+    }
+    group[i] = g;
+    memoryMb[i] = c.memoryMb;
+    vcpu[i] = c.vcpu;
+    storageGb[i] = c.storageGb;
+    monthlyMicros[i] = c.monthlyMicros;
+  }
+  const groups: ListGroups = {
+    memoryMb,
+    vcpu,
+    storageGb,
+    monthlyMicros,
+    group,
+    providerOf: Int32Array.from(providerOfGroup),
+    groupCount: providerOfGroup.length,
+    providerCount: providerNumbers.size,
+  };
+  if (Object.isFrozen(candidates)) groupsOfList.set(candidates, groups);
+  return groups;
+}
+
+/** match_score of a record: the same arithmetic as scoreParts(...).score, without the object. */
+function scoreOf(
+  memoryMb: number,
+  vcpu: number,
+  monthlyMicros: number,
+  criteria: ScoreCriteria,
+): number {
+  const points = memoryPoints(memoryMb, criteria.minMemoryMb);
+  const vcpuShort = vcpu < criteria.minVcpu;
+  const overBudget =
+    criteria.budgetMaxMicros !== undefined && monthlyMicros > criteria.budgetMaxMicros;
+  const raw =
+    points - (vcpuShort ? VCPU_SHORTFALL_PENALTY : 0) - (overBudget ? OVER_BUDGET_PENALTY : 0);
+  return Math.min(100, Math.max(0, raw));
+}
+
+// Scratch columns reused by every call (ranking is synchronous, so calls never overlap).
+let scoreScratch = new Float64Array(0);
+let tieScratch = new Float64Array(0);
+let matchScratch = new Int32Array(0);
+
+/**
+ * The recommendation list (D28-D30) and the matching prices. Gives exactly what
+ * recommendReference gives, with per-request work in typed columns: each (provider, instance
+ * type) group is a number precomputed per candidate list, each record's score and tie-break
+ * value a slot in a scratch column; objects are made only for the records returned. The
+ * groups' winners are sorted in the order the reference's maps would list them (providers, then
+ * instance types, by first appearance among the matching records) with the same comparison, so
+ * the sort sees the same input and gives the same output.
+ */
 export function recommend<C extends Candidate>(
+  candidates: readonly C[],
+  criteria: RankCriteria,
+): RankResult<C> {
+  const { minMemoryMb, minVcpu } = criteria;
+  const providers = criteria.providers ? new Set<string>(criteria.providers) : null;
+  const regions = criteria.regions ? new Set(criteria.regions) : null;
+  const n = candidates.length;
+  if (matchScratch.length < n) {
+    matchScratch = new Int32Array(n);
+    scoreScratch = new Float64Array(n);
+    tieScratch = new Float64Array(n);
+  }
+  const matched = matchScratch;
+
+  const columns = listGroups(candidates);
+  const { group, providerOf, groupCount, providerCount } = columns;
+  const memory = columns.memoryMb;
+  const vcpus = columns.vcpu;
+  const storage = columns.storageGb;
+  const monthly = columns.monthlyMicros;
+
+  // Pass 1: the matching set (positions) and its normalisation bounds.
+  let count = 0;
+  let minMonthlyMicros = Infinity;
+  let maxMonthlyMicros = -Infinity;
+  let maxStorageGb = 0;
+  for (let i = 0; i < n; i++) {
+    // isMatching, reading the columns (the sets only when given).
+    if (!((memory[i] as number) >= minMemoryMb)) continue;
+    if (providers !== null || regions !== null) {
+      if (!isMatching(candidates[i]!, minMemoryMb, providers, regions)) continue;
+    }
+    matched[count++] = i;
+    const price = monthly[i] as number;
+    if (price < minMonthlyMicros) minMonthlyMicros = price;
+    if (price > maxMonthlyMicros) maxMonthlyMicros = price;
+    if ((storage[i] as number) > maxStorageGb) maxStorageGb = storage[i] as number;
+  }
+  // tieBreakValue's terms, with the request's constants taken out of the loop.
+  const priceSpan = maxMonthlyMicros - minMonthlyMicros;
+
+  // Pass 2: score each matching record; keep, per group, the position that comes first.
+  const best = new Int32Array(groupCount).fill(-1);
+  const groupsSeen: number[] = [];
+  const providersSeen: number[] = [];
+  const providerSeen = new Uint8Array(providerCount);
+  const score = scoreScratch;
+  const tie = tieScratch;
+  const compare = (i: number, j: number): number =>
+    (score[j] as number) - (score[i] as number) ||
+    (tie[j] as number) - (tie[i] as number) ||
+    (monthly[i] as number) - (monthly[j] as number) ||
+    candidates[i]!.id - candidates[j]!.id;
+  const prices = new Float64Array(count);
+  let sorted = true;
+  let previousPrice = -Infinity;
+  for (let k = 0; k < count; k++) {
+    const i = matched[k]!;
+    const price = monthly[i] as number;
+    const memoryMb = memory[i] as number;
+    const vcpu = vcpus[i] as number;
+    prices[k] = price;
+    // Already ascending (the index's lists are) unless a NaN, a -0 or a step down says otherwise.
+    if (!(previousPrice <= price) || (price === 0 && 1 / price < 0)) sorted = false;
+    previousPrice = price;
+    score[i] = scoreOf(memoryMb, vcpu, price, criteria);
+    // Exactly tieBreakValue's expression, term by term in the same order.
+    const memoryFit = minMemoryMb / memoryMb;
+    const vcpuFit = Math.min(vcpu / minVcpu, 1);
+    const priceFit = priceSpan === 0 ? 1 : (maxMonthlyMicros - price) / priceSpan;
+    const storageFit = maxStorageGb > 0 ? (storage[i] as number) / maxStorageGb : 0;
+    tie[i] =
+      TIE_BREAK_WEIGHTS.memory * memoryFit +
+      TIE_BREAK_WEIGHTS.vcpu * vcpuFit +
+      TIE_BREAK_WEIGHTS.price * priceFit +
+      TIE_BREAK_WEIGHTS.storage * storageFit;
+    const g = group[i]!;
+    const previous = best[g]!;
+    if (previous === -1) {
+      best[g] = i;
+      groupsSeen.push(g);
+      const p = providerOf[g]!;
+      if (providerSeen[p] === 0) {
+        providerSeen[p] = 1;
+        providersSeen.push(p);
+      }
+    } else if (compare(i, previous) < 0) {
+      best[g] = i;
+    }
+  }
+  if (!sorted) prices.sort();
+
+  const winners: number[] = [];
+  for (const p of providersSeen) {
+    for (const g of groupsSeen) if (providerOf[g] === p) winners.push(best[g]!);
+  }
+  winners.sort(compare);
+  const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
+  const ranked = winners.slice(0, limit).map((i, r): RankedCandidate<C> => {
+    const c = candidates[i]!;
+    return {
+      candidate: c,
+      parts: scoreParts(c, criteria),
+      tieBreak: tie[i] as number,
+      rank: r + 1,
+    };
+  });
+  return { ranked, matchingMonthlyMicros: prices };
+}
+
+/**
+ * The straightforward form of `recommend` (one scored object per record, maps keyed by
+ * provider and instance type, a sort of every group's best): the reference the fast path is
+ * tested against (rank.equivalence.test.ts). Same result, more allocation.
+ */
+export function recommendReference<C extends Candidate>(
   candidates: readonly C[],
   criteria: RankCriteria,
 ): RankResult<C> {

@@ -1,0 +1,141 @@
+// npx tsx bench/recommend-rank.ts [records=2416] [other tree] — the cost of ranking a NEW
+// POST /recommend body, in-process (no HTTP, no memo): a generated catalogue
+// (test/support/generate-catalog.ts) built into a CatalogIndex, then prepare + compute for a
+// rotating set of bodies (every stack pair x scale x budget: what a UI slider sends; each body
+// is new to the answer memo). With another checkout's path, that tree's modules rank the same
+// bodies over the same rows, alternating rounds in one process, and each answer's JSON is
+// compared byte for byte. Prints microseconds per request; writes nothing.
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { regionsOf } from '../src/catalog/model.js';
+import type { InstanceRow } from '../src/storage/catalog-store.js';
+import { generateCatalogs } from '../test/support/generate-catalog.js';
+import type * as IndexModuleNs from '../src/catalog/index/catalog-index.js';
+import type * as ServiceModuleNs from '../src/recommend/recommend-service.js';
+import { uptime } from './support/report.js';
+
+const records = Number(process.argv[2] ?? 2416);
+const other = process.argv[3];
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const observedAt = Date.UTC(2026, 10, 1);
+
+function rows(): InstanceRow[] {
+  let id = 0;
+  return generateCatalogs(records, 42).flatMap((catalog, providerIndex) => {
+    const regions = new Map(
+      regionsOf(catalog.provider).map((r, i) => [r.regionCode, { ...r, id: i }]),
+    );
+    return catalog.offers.map((offer): InstanceRow => {
+      const region = regions.get(offer.regionCode)!;
+      id += 1;
+      return {
+        id,
+        instanceId: offer.instanceId,
+        instanceName: offer.instanceName,
+        vcpu: offer.vcpu,
+        memoryMb: offer.memoryMb,
+        storageGb: offer.storageGb,
+        transferTb: offer.transferTb,
+        networkSpeedGbps: offer.networkSpeedGbps,
+        gpuCount: offer.gpuCount,
+        gpuType: offer.gpuType,
+        family: offer.family,
+        providerId: providerIndex + 1,
+        providerName: catalog.provider,
+        providerDisplayName: `Provider ${catalog.provider.slice(-1).toUpperCase()}`,
+        regionId: providerIndex * 10 + region.id,
+        regionCode: region.regionCode,
+        regionName: region.regionName,
+        countryCode: region.countryCode,
+        hourlyMicros: offer.hourlyMicros,
+        monthlyMicros: offer.monthlyMicros,
+        available: 1,
+        observedAt,
+      };
+    });
+  });
+}
+
+const STACKS = [
+  'nginx',
+  'php-fpm',
+  'mysql',
+  'postgresql',
+  'redis',
+  'elasticsearch',
+  'nodejs',
+  'mongodb',
+];
+const bodies: unknown[] = [];
+for (let a = 0; a < STACKS.length; a++) {
+  for (let b = a + 1; b < STACKS.length; b++) {
+    for (const scale of ['small', 'medium', 'large']) {
+      for (const budget of [20, 35.5, 80, 150, 400]) {
+        bodies.push({ stack: [STACKS[a], STACKS[b]], scale, budget_max: budget });
+      }
+    }
+  }
+}
+
+interface Tree {
+  name: string;
+  run: (body: unknown) => Promise<string>;
+}
+
+type IndexModule = typeof IndexModuleNs;
+type ServiceModule = typeof ServiceModuleNs;
+
+async function tree(root: string, name: string): Promise<Tree> {
+  // The other tree's modules have the same shape (it is an older checkout of this code).
+  const load = <M>(p: string) => import(pathToFileURL(path.join(root, p)).href) as Promise<M>;
+  const { CatalogIndex } = await load<IndexModule>('src/catalog/index/catalog-index.ts');
+  const service = await load<ServiceModule>('src/recommend/recommend-service.ts');
+  const index = CatalogIndex.build({ version: 1, lastSuccessfulSync: null, rows: rows() });
+  const deps = {
+    catalog: { current: index, ready: () => Promise.resolve(index) },
+    rates: { current: () => undefined, currencies: () => ['USD'] },
+  };
+  return {
+    name,
+    async run(body) {
+      const prepared = await service.prepareRecommend(body, deps);
+      if (!prepared.ok) throw new Error(JSON.stringify(prepared.error));
+      return JSON.stringify(service.computeRecommendations(prepared));
+    },
+  };
+}
+
+const here = path.resolve(import.meta.dirname, '..');
+const trees = [await tree(here, 'this tree')];
+if (other !== undefined) trees.push(await tree(path.resolve(other), `other (${other})`));
+
+if (trees.length === 2) {
+  for (const body of bodies) {
+    const [a, b] = [await trees[0]!.run(body), await trees[1]!.run(body)];
+    if (a !== b) throw new Error(`answers differ for ${JSON.stringify(body)}`);
+  }
+  console.log(`${bodies.length} bodies: identical answers in both trees`);
+}
+const perRequest: Record<string, number[]> = {};
+for (let round = 0; round < ROUNDS; round++) {
+  for (const t of round % 2 === 0 ? trees : [...trees].reverse()) {
+    for (const body of bodies) await t.run(body); // warm
+    const start = performance.now();
+    let n = 0;
+    while (performance.now() - start < 1000) {
+      await t.run(bodies[n % bodies.length]);
+      n += 1;
+    }
+    (perRequest[t.name] ??= []).push(((performance.now() - start) * 1000) / n);
+  }
+}
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+console.log(
+  `${records} records, ${bodies.length} rotating bodies, ${ROUNDS} rounds of 1 s, load ${uptime()}`,
+);
+for (const [name, us] of Object.entries(perRequest)) {
+  console.log(
+    `${name}: median ${median(us).toFixed(1)} µs per new body (rounds ${us.map((u) => u.toFixed(0)).join(', ')})`,
+  );
+}
