@@ -33,9 +33,20 @@ interface Recipe {
   readonly rest: string;
 }
 
+/**
+ * A raw request (URL and Accept header) that a validated miss or hit named: the cache key its
+ * parameters normalise to. Kept in the same bounded cache as the bodies, so it goes with them
+ * (a new version, new exchange rates) and counts against the same bound.
+ */
+interface Alias {
+  readonly key: string;
+}
+
+type Entry = Buffer | Recipe | Alias;
+
 interface VersionCache {
   readonly version: number;
-  readonly bodies: LRUCache<string, Buffer | Recipe>;
+  readonly bodies: LRUCache<string, Entry>;
 }
 
 export class InstanceListing {
@@ -64,22 +75,39 @@ export class InstanceListing {
   /** Told of every cache lookup (metrics); unset costs nothing. */
   onLookup: ((hit: boolean) => void) | undefined;
 
-  /** The response body: cached on a hit, built from the current index on a miss. */
-  async list(parsed: ParsedInstanceQuery): Promise<ResponseBody> {
+  /**
+   * The cached body for a raw request that an earlier validated request mapped to its key
+   * (`alias`, see `list`), without parsing anything; undefined when there is none (no alias,
+   * or its body has gone): the caller then takes the validating path, which counts the lookup.
+   */
+  cachedFor(alias: string): Buffer | undefined {
+    const index = this.#holder.current;
+    if (index === undefined) return undefined;
+    const cache = this.#cacheFor(index);
+    const entry = cache?.get(alias);
+    if (entry === undefined || !isAlias(entry)) return undefined;
+    const body = this.#hit(cache!, index, entry.key);
+    if (body === undefined) return undefined;
+    this.onLookup?.(true);
+    return body;
+  }
+
+  /**
+   * The response body: cached on a hit, built from the current index on a miss. `alias` (the
+   * raw request these validated parameters came from) is remembered for `cachedFor`.
+   */
+  async list(parsed: ParsedInstanceQuery, alias?: string): Promise<ResponseBody> {
     const index = this.#holder.current ?? (await this.#holder.ready());
     const cache = this.#cacheFor(index);
     // The key names the query that ran (issue 15 item 8) and its currency; the cache itself
     // names the version.
     const key = parsed.cacheKey;
-    const hit = cache?.get(key);
-    this.onLookup?.(hit !== undefined);
-    if (hit !== undefined) {
-      if (Buffer.isBuffer(hit)) return hit;
-      // Asked again: worth its bytes. Same entry, same expiry; the index is the version's.
-      const bytes = Buffer.from(`${HEAD}${index.jsonArray(hit.rows, hit.money)}${hit.rest}`);
-      cache!.set(key, bytes, { noUpdateTTL: true });
-      return bytes;
+    if (alias !== undefined && cache !== undefined && !cache.has(alias)) {
+      cache.set(alias, { key });
     }
+    const hit = cache === undefined ? undefined : this.#hit(cache, index, key);
+    this.onLookup?.(hit !== undefined);
+    if (hit !== undefined) return hit;
 
     const started = performance.now();
     // Prices in the requested currency (D43): USD text comes from the index as serialised at
@@ -108,6 +136,17 @@ export class InstanceListing {
     return `${HEAD}${page.json}${middle}false${after}${elapsed}${tail}`;
   }
 
+  /** The body cached under `key` (made into bytes on its first hit), or undefined. */
+  #hit(cache: LRUCache<string, Entry>, index: CatalogIndex, key: string): Buffer | undefined {
+    const hit = cache.get(key);
+    if (hit === undefined || isAlias(hit)) return undefined;
+    if (Buffer.isBuffer(hit)) return hit;
+    // Asked again: worth its bytes. Same entry, same expiry; the index is the version's.
+    const bytes = Buffer.from(`${HEAD}${index.jsonArray(hit.rows, hit.money)}${hit.rest}`);
+    cache.set(key, bytes, { noUpdateTTL: true });
+    return bytes;
+  }
+
   /**
    * Drops the cached responses of the current version: for inputs of a body other than the
    * catalogue (exchange rates). A catalogue change needs no call: it starts a new cache.
@@ -127,20 +166,22 @@ export class InstanceListing {
 
   #lastSync: { readonly index: CatalogIndex; readonly json: string } | undefined;
 
-  #cacheFor(index: CatalogIndex): LRUCache<string, Buffer | Recipe> | undefined {
+  #cacheFor(index: CatalogIndex): LRUCache<string, Entry> | undefined {
     if (this.#maxEntries <= 0) return undefined;
     if (this.#cache?.version !== index.version) {
       this.#cache = {
         version: index.version,
-        bodies: new LRUCache<string, Buffer | Recipe>({
+        bodies: new LRUCache<string, Entry>({
           max: this.#maxEntries,
           maxSize: this.#maxBytes,
           // UTF-16 keys and texts: two bytes a character; a recipe's rows are references (8 bytes
-          // each) to the index's records; plus each entry's own bookkeeping.
+          // each) to the index's records; an alias, its key; plus each entry's own bookkeeping.
           sizeCalculation: (body, key) =>
             (Buffer.isBuffer(body)
               ? body.length
-              : body.rows.length * 8 + body.rest.length * 2 + 96) +
+              : isAlias(body)
+                ? body.key.length * 2 + 32
+                : body.rows.length * 8 + body.rest.length * 2 + 96) +
             key.length * 2 +
             64,
           ttl: CACHE_TTL_SECONDS * 1000,
@@ -152,3 +193,7 @@ export class InstanceListing {
 }
 
 const HEAD = '{"success":true,"data":{"instances":';
+
+function isAlias(entry: Entry): entry is Alias {
+  return !Buffer.isBuffer(entry) && 'key' in entry;
+}

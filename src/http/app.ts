@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
 import type { Config } from '../config.js';
@@ -38,6 +39,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Routes naming the same scope share one budget (default: the route's own path). */
     rateLimitScope?: string;
+    /**
+     * Asked at the end of the onRequest hook (after CORS, rate limit, key and body size) for a
+     * GET: the reply it sent, or undefined to go on to validation and the handler.
+     */
+    cachedReply?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
   }
 }
 
@@ -155,6 +161,10 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     // 4. Body size, before reading a byte of it (D13); chunked bodies hit the parser's limit.
     const length = Number(request.headers['content-length'] ?? 0);
     if (length > BODY_LIMIT_BYTES) throw payloadTooLarge();
+
+    // 5. A response-cache hit, answered here rather than after validation (ADR 0009).
+    const cachedReply = request.routeOptions.config.cachedReply;
+    if (cachedReply !== undefined && request.method === 'GET') return cachedReply(request, reply);
     return undefined;
   });
 

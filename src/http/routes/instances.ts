@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { exportInstancesCsv } from '../../catalog/instance-export.js';
 import { CACHE_TTL_SECONDS } from '../../catalog/instance-listing.js';
 import { CSV_MAX_LIMIT, MAX_LIMIT, parseInstanceQuery } from '../../catalog/instance-query.js';
@@ -13,6 +13,16 @@ import { INSTANCES_RESPONSE_EXAMPLE } from '../schemas/examples.js';
 import { InstanceRecord, InstancesQuery, InstancesResponse } from '../schemas/instances.js';
 
 export const INSTANCES_RATE_LIMIT = 100;
+
+/**
+ * The raw request as the listing remembers it after a validated request: what the answer depends
+ * on besides the catalogue version and the exchange rates (both start a new cache), i.e. the URL
+ * (path and query string as sent) and the Accept header (D47). Neither can hold a line break.
+ */
+function rawRequestKey(request: FastifyRequest): string {
+  const accept = request.headers.accept;
+  return accept === undefined ? `N\n${request.url}` : `A${accept}\n${request.url}`;
+}
 
 /** A store or index failure: logged, and a 500 QUERY_FAILED envelope for the client. */
 function queryFailed(request: FastifyRequest) {
@@ -30,11 +40,27 @@ export function instancesRoute(
   // Accept chooses between JSON and CSV (D47), so a cache must key on it too.
   const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Accept, Origin' : 'X-API-Key, Accept';
   const cacheControl = `public, max-age=${CACHE_TTL_SECONDS}`;
+  // A JSON listing's headers; one helper for both paths, so a hit answered early sends the same.
+  const sendJson = (reply: FastifyReply, cache: string, body: Buffer | string) =>
+    reply
+      .header('cache-control', cache)
+      .header('vary', vary)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(body);
 
   app.get(
     '/instances',
     {
-      config: { rateLimit: INSTANCES_RATE_LIMIT },
+      config: {
+        rateLimit: INSTANCES_RATE_LIMIT,
+        // A repeated request answered from the response cache in the onRequest hook, once the
+        // rate limit and the key have passed, without parsing or validating again: only a raw
+        // request that a validated current-catalogue JSON request named gets there (ADR 0009).
+        cachedReply: (request, reply) => {
+          const body = listing.cachedFor(rawRequestKey(request));
+          return body === undefined ? undefined : sendJson(reply, cacheControl, body);
+        },
+      },
       schema: {
         operationId: 'listInstances',
         tags: ['instances'],
@@ -78,15 +104,11 @@ export function instancesRoute(
       }
       const body = await (
         asOf.value === undefined
-          ? listing.list(parsed.value)
+          ? listing.list(parsed.value, rawRequestKey(request))
           : listAsOf(store, parsed.value, asOf.value)
       ).catch(queryFailed(request));
       // The body is already JSON bytes: Fastify sends a Buffer as it is.
-      return reply
-        .header('cache-control', cache)
-        .header('vary', vary)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send(body);
+      return sendJson(reply, cache, body);
     },
   );
 }
