@@ -1,10 +1,13 @@
-// npx tsx bench/before-after.ts <other tree> [new-filter|cached] [catalogue] — this tree's app
+// npx tsx bench/before-after.ts <other tree> [new-filter|cached|recommend|recommend-new-budget]
+// [catalogue] — this tree's app
 // against another checkout's app (for example `git archive <base> | tar -x -C /tmp/base`, with
 // node_modules linked in), side by side in one run on one database: the same wrk load, rounds
 // alternating, the median of the rounds' ratios (this tree over the other). For before/after
 // comparisons of a change on a loaded machine, where numbers from two runs cannot be compared.
+// recommend: POST /recommend with one body (the answer memo's path); recommend-new-budget: a
+// budget_max never sent before on every request (each one ranks anew, as a budget slider does).
 // Prints the rounds; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { APP, CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
@@ -16,14 +19,23 @@ import { requireWrk } from './support/wrk.js';
 
 const [other, which = 'new-filter', catalogue = 'snapshots'] = process.argv.slice(2);
 if (other === undefined) {
-  console.error('usage: tsx bench/before-after.ts <other tree> [new-filter|cached] [catalogue]');
+  console.error(
+    'usage: tsx bench/before-after.ts <other tree> [new-filter|cached|recommend|recommend-new-budget] [catalogue]',
+  );
   process.exit(2);
 }
 requireWrk();
 const otherApp = path.join(path.resolve(other), path.relative(path.resolve(APP, '../../..'), APP));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
+/** The /recommend cases' body; `{price}` is replaced per request by bench/wrk/new-client.lua. */
+const RECOMMEND_BODY = `{"stack":["nginx","nodejs","postgresql","redis"],"scale":"medium","budget_max":${
+  which === 'recommend-new-budget' ? '{price}' : '80'
+}}`;
 try {
   await fill(dir, catalogue);
+  const bodyFile = path.join(dir, 'recommend.request.json');
+  writeFileSync(bodyFile, RECOMMEND_BODY);
+  const recommend = which.startsWith('recommend');
   console.log(`start: load ${uptime()}`);
   const mine = startApp(dir, catalogue);
   const theirs = startServer(otherApp, [dir, catalogue], { API_KEYS: KEY, ...benchEnv });
@@ -32,10 +44,11 @@ try {
       { name: 'this tree', url: await mine.url },
       { name: path.basename(path.resolve(other)), url: await theirs.url },
       {
-        path: which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH,
+        path: recommend ? '/recommend' : which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH,
         connections: CONNECTIONS,
         clientHeader: CLIENT_HEADER,
-        headers: { 'x-api-key': KEY },
+        headers: { 'x-api-key': KEY, ...(recommend && { 'content-type': 'application/json' }) },
+        ...(recommend && { method: 'POST' as const, bodyFile }),
       },
     );
     console.log(`\n${which} on ${catalogue}: median ratio ${result.medianRatio.toFixed(3)}`);

@@ -1,4 +1,4 @@
-// npx tsx bench/profile-app.ts <new-filter|cached|recommend> [catalogue] — where the app spends
+// npx tsx bench/profile-app.ts <new-filter|cached|recommend|recommend-new-budget> [catalogue] — where the app spends
 // its CPU under one bench's load: wrk for 5 s to warm up, then the app's CPU profiler (request
 // thread) during BENCH_SECONDS (10) more of wrk, every request from a new client address; then
 // the functions and the code owners with the most self time. Prints them; writes nothing. catalogue: `snapshots` (default) or
@@ -30,12 +30,15 @@ try {
       stack: ['nginx', 'nodejs', 'postgresql', 'redis'],
       scale: 'medium',
       budget_max: 80,
-    }),
+    }).replace(
+      // recommend-new-budget: a budget never sent before per request (bench/wrk/new-client.lua).
+      '"budget_max":80',
+      which === 'recommend-new-budget' ? '"budget_max":{price}' : '"budget_max":80',
+    ),
   );
-  const options =
-    which === 'recommend'
-      ? { path: '/recommend', method: 'POST' as const, bodyFile: body }
-      : { path: which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH };
+  const options = which.startsWith('recommend')
+    ? { path: '/recommend', method: 'POST' as const, bodyFile: body }
+    : { path: which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH };
   const load = (seconds: number, firstAddress: number) =>
     runWrk({
       url: `${url}${options.path}`,

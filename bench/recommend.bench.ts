@@ -1,7 +1,10 @@
 // npm run bench:recommend — POST /recommend on the real catalogue (the bundled snapshots of all
 // three providers, synced through the real adapters), side by side with a bare node:http server
 // that reads and parses the JSON body and answers with the bytes and headers the app sent, in
-// one run (bench/support/side-by-side.ts). Every request comes from a new client address.
+// one run (bench/support/side-by-side.ts). Every request comes from a new client address. Two
+// cases: the same body on every request (the answer memo's path), and a budget_max never sent
+// before on every request (bench/wrk/new-client.lua fills `{price}`: every request ranks anew,
+// as a budget slider in a web page produces them).
 // Writes its section of docs/performance.md.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,13 +15,15 @@ import { capture, writeForBare } from './support/capture.js';
 import { machineLine, uptime, writeSection } from './support/report.js';
 import { startServer } from './support/server-process.js';
 import { CONNECTIONS, roundsTable, sideBySide, verdict } from './support/side-by-side.js';
-import { requireWrk } from './support/wrk.js';
+import { AddressSpace, requireWrk } from './support/wrk.js';
 
 const BODY = JSON.stringify({
   stack: ['nginx', 'nodejs', 'postgresql', 'redis'],
   scale: 'medium',
   budget_max: 80,
 });
+/** The same request with a budget never sent before, per request ($20-$500, see the lua). */
+const NEW_BUDGET_BODY = BODY.replace('"budget_max":80', '"budget_max":{price}');
 
 requireWrk();
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-bench-recommend-'));
@@ -38,26 +43,35 @@ try {
   writeForBare(bodyFile, sample);
   const requestFile = path.join(dir, 'recommend.request.json');
   writeFileSync(requestFile, BODY);
+  const newBudgetFile = path.join(dir, 'recommend.new-budget.json');
+  writeFileSync(newBudgetFile, NEW_BUDGET_BODY);
   const bare = startServer(BARE, [bodyFile]);
+  const addresses = new AddressSpace();
   let result;
+  let newBudget;
   try {
-    result = await sideBySide(
-      { name: 'cloudprice', url: appUrl },
-      { name: 'bare', url: await bare.url },
-      {
-        path: '/recommend',
-        method: 'POST',
-        bodyFile: requestFile,
-        headers,
-        connections: CONNECTIONS,
-        clientHeader: CLIENT_HEADER,
-      },
-    );
+    const run = async (file: string) =>
+      sideBySide(
+        { name: 'cloudprice', url: appUrl },
+        { name: 'bare', url: await bare.url },
+        {
+          path: '/recommend',
+          method: 'POST',
+          bodyFile: file,
+          headers,
+          connections: CONNECTIONS,
+          clientHeader: CLIENT_HEADER,
+        },
+        addresses,
+      );
+    result = await run(requestFile);
+    newBudget = await run(newBudgetFile);
   } finally {
     await Promise.all([app.stop(), bare.stop()]);
   }
-  const summary = `- POST /recommend: **${result.medianRatio.toFixed(2)}** of bare, ${verdict(result.medianRatio, 0.5)}; cloudprice p99 ${result.medianRoundP99Ms.toFixed(1)} ms in the median round`;
-  console.log(summary);
+  const summary = `- POST /recommend, the same body: **${result.medianRatio.toFixed(2)}** of bare, ${verdict(result.medianRatio, 0.5)}; cloudprice p99 ${result.medianRoundP99Ms.toFixed(1)} ms in the median round`;
+  const newSummary = `- POST /recommend, a new budget_max on every request: **${newBudget.medianRatio.toFixed(2)}** of bare, ${verdict(newBudget.medianRatio, 0.5)}; cloudprice p99 ${newBudget.medianRoundP99Ms.toFixed(1)} ms in the median round`;
+  console.log(`${summary}\n${newSummary}`);
   writeSection(
     'recommend',
     `## POST /recommend (issue 9)
@@ -68,16 +82,23 @@ Catalogue: the bundled snapshots of all three providers synced through the real 
 SQLite (${records} available records). Method: ${method()} For /recommend the bare server also
 parses the JSON request body before it answers.
 
-Request body, the same on every request: \`${BODY}\`; response ${sample.body.length} B.
+Case 1, request body the same on every request: \`${BODY}\`; response ${sample.body.length} B.
 /recommend memoises whole answers per catalogue index and normalised request
 (src/recommend/recommend-memo.ts): the first request ranks and explains the candidates, every
 later one with the same body validates it, finds the answer and writes its own query_time_ms.
-The same body on every request measures that memoised path (a new body costs one ranking of
-the candidates, about 6 ms on this catalogue).
+
+Case 2, a new budget on every request: \`${NEW_BUDGET_BODY}\`, \`{price}\` replaced per request by
+a value never sent before in $20-$500 (bench/wrk/new-client.lua), so every request misses the
+memo and ranks the candidates (the path a budget slider produces). The bare server sends case
+1's bytes (answers of other budgets differ in a few pros/cons words).
 
 ${summary}
 
-${roundsTable(result)}`,
+${roundsTable(result)}
+
+${newSummary}
+
+${roundsTable(newBudget)}`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@
 -- in the header the server trusts (CLIENT_IP_HEADER), so each request pays a fresh rate-limit
 -- counter, as real traffic from many people does. A path containing "{price}" gets a max_price
 -- never used before either (a filter value the response cache has not seen), spread over
--- $20-$500 the way a price slider in a web page produces them.
+-- $20-$500 the way a price slider in a web page produces them. A request body containing
+-- "{price}" gets the same treatment (POST /recommend with a new budget_max per request).
 --
 -- Arguments (after `--`): <client header> <first address number> <path> [pipeline depth]
 --   first address number: the harness moves it past every address an earlier run used, so no
@@ -25,7 +26,7 @@ function setup(thread)
 end
 
 local header, base, path_template, depth, stride
-local method, body, fixed_headers
+local method, body, body_has_price, fixed_headers
 -- Globals, so that done() can read them from each thread with thread:get.
 sent = 0
 statuses = {}
@@ -45,6 +46,7 @@ function init(args)
   method = os.getenv("WRK_METHOD") or "GET"
   local body_file = os.getenv("WRK_BODY_FILE")
   if body_file and body_file ~= "" then body = read_file(body_file) end
+  body_has_price = body ~= nil and string.find(body, "{price}", 1, true) ~= nil
   fixed_headers = {}
   for pair in string.gmatch(os.getenv("WRK_HEADERS") or "", "[^|]+") do
     local name, value = string.match(pair, "^([^:]+):(.*)$")
@@ -71,13 +73,16 @@ local function one()
   for name, value in pairs(fixed_headers) do headers[name] = value end
   headers[header] = address(n)
   local path = path_template
-  if string.find(path, "{price}", 1, true) then
+  local request_body = body
+  if body_has_price or string.find(path, "{price}", 1, true) then
     -- n * 7919 mod 480,000,000 visits every value of the range once: 7919 is prime and does
     -- not divide 480,000,000, so consecutive numbers give prices far apart.
     local micros = (n * 7919) % 480000000
-    path = string.gsub(path, "{price}", string.format("%d.%06d", 20 + math.floor(micros / 1000000), micros % 1000000))
+    local price = string.format("%d.%06d", 20 + math.floor(micros / 1000000), micros % 1000000)
+    path = string.gsub(path, "{price}", price)
+    if body_has_price then request_body = string.gsub(body, "{price}", price) end
   end
-  return wrk.format(method, path, headers, body)
+  return wrk.format(method, path, headers, request_body)
 end
 
 function request()

@@ -220,6 +220,38 @@ let tieScratch = new Float64Array(0);
 let matchScratch = new Int32Array(0);
 
 /**
+ * The first `limit` entries of `items` sorted by `compare`, as `items.sort(compare).slice(0,
+ * limit)` gives them. When `exact` (every score, tie-break value and price finite, so `compare`
+ * is a consistent total order on distinct ids, and equal entries keep their input order as the
+ * stable sort keeps them), by insertion into a sorted list of at most `limit` entries: an entry
+ * that is not before the current last one is dropped after one comparison. Otherwise the sort.
+ */
+function firstInOrder(
+  items: number[],
+  limit: number,
+  compare: (a: number, b: number) => number,
+  exact: boolean,
+): number[] {
+  if (!exact || limit >= items.length) return items.sort(compare).slice(0, limit);
+  const top: number[] = [];
+  if (limit <= 0) return top;
+  for (const item of items) {
+    if (top.length === limit && compare(item, top[limit - 1]!) >= 0) continue;
+    // After every entry it is not before (stability), before the first it is before.
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(item, top[mid]!) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    top.splice(lo, 0, item);
+    if (top.length > limit) top.pop();
+  }
+  return top;
+}
+
+/**
  * The recommendation list (D28-D30) and the matching prices. Gives exactly what
  * recommendReference gives, with per-request work in typed columns: each (provider, instance
  * type) group is a number precomputed per candidate list, each record's score and tie-break
@@ -284,6 +316,7 @@ export function recommend<C extends Candidate>(
     candidates[i]!.id - candidates[j]!.id;
   const prices = new Float64Array(count);
   let sorted = true;
+  let allFinite = true;
   let previousPrice = -Infinity;
   for (let k = 0; k < count; k++) {
     const i = matched[k]!;
@@ -305,6 +338,7 @@ export function recommend<C extends Candidate>(
       TIE_BREAK_WEIGHTS.vcpu * vcpuFit +
       TIE_BREAK_WEIGHTS.price * priceFit +
       TIE_BREAK_WEIGHTS.storage * storageFit;
+    if (!Number.isFinite(tie[i]) || !Number.isFinite(price)) allFinite = false;
     const g = group[i]!;
     const previous = best[g]!;
     if (previous === -1) {
@@ -315,8 +349,10 @@ export function recommend<C extends Candidate>(
         providerSeen[p] = 1;
         providersSeen.push(p);
       }
-    } else if (compare(i, previous) < 0) {
-      best[g] = i;
+    } else {
+      // compare(i, previous) < 0, with the score step inline (it decides most pairs).
+      const byScore = (score[previous] as number) - score[i];
+      if (byScore < 0 || (byScore === 0 && compare(i, previous) < 0)) best[g] = i;
     }
   }
   if (!sorted) prices.sort();
@@ -325,17 +361,18 @@ export function recommend<C extends Candidate>(
   for (const p of providersSeen) {
     for (const g of groupsSeen) if (providerOf[g] === p) winners.push(best[g]!);
   }
-  winners.sort(compare);
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
-  const ranked = winners.slice(0, limit).map((i, r): RankedCandidate<C> => {
-    const c = candidates[i]!;
-    return {
-      candidate: c,
-      parts: scoreParts(c, criteria),
-      tieBreak: tie[i] as number,
-      rank: r + 1,
-    };
-  });
+  const ranked = firstInOrder(winners, limit, compare, allFinite).map(
+    (i, r): RankedCandidate<C> => {
+      const c = candidates[i]!;
+      return {
+        candidate: c,
+        parts: scoreParts(c, criteria),
+        tieBreak: tie[i] as number,
+        rank: r + 1,
+      };
+    },
+  );
   return { ranked, matchingMonthlyMicros: prices };
 }
 
