@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ASIAN_REGIONS, PROVIDER_NAMES } from '../catalog/model.js';
-import { recommend, recommendReference } from './rank.js';
+import { recommend } from './rank.js';
+import { recommendReference } from '../../test/support/rank-reference.js';
 import type { Candidate, RankCriteria } from './rank.js';
 import { computeRequirements } from './requirements.js';
 import { SCALES, STACK_NAMES } from './stacks.js';
