@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/wait.js';
 import {
   killAllServers,
   parseLogLine,
@@ -51,16 +52,26 @@ async function instancesStatus(url: string, key: string): Promise<number> {
 }
 
 /**
- * Writes the server's heap and returns it as text. The snapshot is taken on the main thread, so
- * once a request sent after the signal is answered, the file is complete.
+ * Writes the server's heap and returns it as text. Node takes the snapshot when its main loop
+ * gets to the signal, which may be after requests already waiting in the same turn, so the file
+ * is read once it exists and parses as a whole (a complete snapshot is one JSON document).
  */
 async function heapText(server: ServerProcess, url: string, snapshots: string): Promise<string> {
   server.child.kill('SIGUSR2');
-  const health = await fetch(`${url}/health`, { headers: { connection: 'close' } });
-  await health.arrayBuffer();
-  const files = readdirSync(snapshots).filter((name) => name.endsWith('.heapsnapshot'));
-  expect(files).toHaveLength(1);
-  return readFileSync(path.join(snapshots, files[0]!), 'utf8');
+  return await eventually(
+    async () => {
+      // Keeps the server's loop turning, as a client would.
+      const health = await fetch(`${url}/health`, { headers: { connection: 'close' } });
+      await health.arrayBuffer();
+      const files = readdirSync(snapshots).filter((name) => name.endsWith('.heapsnapshot'));
+      if (files.length !== 1) throw new Error(`${files.length} heap snapshots written so far`);
+      const text = readFileSync(path.join(snapshots, files[0]!), 'utf8');
+      JSON.parse(text);
+      return text;
+    },
+    60_000,
+    200,
+  );
 }
 
 // Starting a server and writing its heap takes tens of seconds on a loaded machine: hang guards.
