@@ -5,9 +5,8 @@
 // `node --cpu-prof --import tsx` to see where the build spends its time. Prints; writes nothing.
 import { spawnSync } from 'node:child_process';
 import { CatalogIndex } from '../src/catalog/index/catalog-index.js';
-import { regionsOf } from '../src/catalog/model.js';
 import type { InstanceRow } from '../src/storage/catalog-store.js';
-import { generateCatalogs } from '../test/support/generate-catalog.js';
+import { generateInstanceRows } from '../test/support/generate-catalog.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) {
@@ -22,47 +21,12 @@ if (gc === undefined) {
 const records = Number(process.argv[2] ?? 50_000);
 const builds = Number(process.env.BENCH_BUILDS ?? 3);
 const observedAt = Date.UTC(2026, 10, 1);
-/** Rows as CatalogStore.readCatalog gives them: fresh objects and strings for every record. */
-function snapshotRows(): InstanceRow[] {
-  let id = 0;
-  return generateCatalogs(records, 42).flatMap((catalog, providerIndex) => {
-    const regions = new Map(
-      regionsOf(catalog.provider).map((r, i) => [r.regionCode, { ...r, id: i }]),
-    );
-    return catalog.offers.map((offer): InstanceRow => {
-      const region = regions.get(offer.regionCode)!;
-      id += 1;
-      return {
-        id,
-        instanceId: `${offer.instanceId}`,
-        instanceName: `${offer.instanceName}`,
-        vcpu: offer.vcpu,
-        memoryMb: offer.memoryMb,
-        storageGb: offer.storageGb,
-        transferTb: offer.transferTb,
-        networkSpeedGbps: offer.networkSpeedGbps,
-        gpuCount: offer.gpuCount,
-        gpuType: offer.gpuType,
-        family: offer.family,
-        providerId: providerIndex + 1,
-        providerName: catalog.provider,
-        providerDisplayName: `Provider ${catalog.provider.slice(-1).toUpperCase()}`,
-        regionId: providerIndex * 10 + region.id,
-        regionCode: `${region.regionCode}`,
-        regionName: `${region.regionName}`,
-        countryCode: `${region.countryCode}`,
-        hourlyMicros: offer.hourlyMicros,
-        monthlyMicros: offer.monthlyMicros,
-        available: 1,
-        observedAt,
-      };
-    });
-  });
-}
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 // Held in an object so that dropping them (for the GC) is explicit.
-const held: { rows?: InstanceRow[]; index?: CatalogIndex } = { rows: snapshotRows() };
+const held: { rows?: InstanceRow[]; index?: CatalogIndex } = {
+  rows: generateInstanceRows(records, 42, observedAt),
+};
 gc();
 const before = process.memoryUsage();
 const times: number[] = [];

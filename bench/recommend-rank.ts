@@ -8,9 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { regionsOf } from '../src/catalog/model.js';
-import type { InstanceRow } from '../src/storage/catalog-store.js';
-import { generateCatalogs } from '../test/support/generate-catalog.js';
+import { generateInstanceRows } from '../test/support/generate-catalog.js';
 import type * as IndexModuleNs from '../src/catalog/index/catalog-index.js';
 import type * as ServiceModuleNs from '../src/recommend/recommend-service.js';
 import { uptime } from './support/report.js';
@@ -19,43 +17,6 @@ const records = Number(process.argv[2] ?? 2416);
 const other = process.argv[3];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const observedAt = Date.UTC(2026, 10, 1);
-
-function rows(): InstanceRow[] {
-  let id = 0;
-  return generateCatalogs(records, 42).flatMap((catalog, providerIndex) => {
-    const regions = new Map(
-      regionsOf(catalog.provider).map((r, i) => [r.regionCode, { ...r, id: i }]),
-    );
-    return catalog.offers.map((offer): InstanceRow => {
-      const region = regions.get(offer.regionCode)!;
-      id += 1;
-      return {
-        id,
-        instanceId: offer.instanceId,
-        instanceName: offer.instanceName,
-        vcpu: offer.vcpu,
-        memoryMb: offer.memoryMb,
-        storageGb: offer.storageGb,
-        transferTb: offer.transferTb,
-        networkSpeedGbps: offer.networkSpeedGbps,
-        gpuCount: offer.gpuCount,
-        gpuType: offer.gpuType,
-        family: offer.family,
-        providerId: providerIndex + 1,
-        providerName: catalog.provider,
-        providerDisplayName: `Provider ${catalog.provider.slice(-1).toUpperCase()}`,
-        regionId: providerIndex * 10 + region.id,
-        regionCode: region.regionCode,
-        regionName: region.regionName,
-        countryCode: region.countryCode,
-        hourlyMicros: offer.hourlyMicros,
-        monthlyMicros: offer.monthlyMicros,
-        available: 1,
-        observedAt,
-      };
-    });
-  });
-}
 
 const STACKS = [
   'nginx',
@@ -91,7 +52,11 @@ async function tree(root: string, name: string): Promise<Tree> {
   const load = <M>(p: string) => import(pathToFileURL(path.join(root, p)).href) as Promise<M>;
   const { CatalogIndex } = await load<IndexModule>('src/catalog/index/catalog-index.ts');
   const service = await load<ServiceModule>('src/recommend/recommend-service.ts');
-  const index = CatalogIndex.build({ version: 1, lastSuccessfulSync: null, rows: rows() });
+  const index = CatalogIndex.build({
+    version: 1,
+    lastSuccessfulSync: null,
+    rows: generateInstanceRows(records, 42, observedAt),
+  });
   const deps = {
     catalog: { current: index, ready: () => Promise.resolve(index) },
     rates: { current: () => undefined, currencies: () => ['USD'] },

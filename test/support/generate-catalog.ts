@@ -5,7 +5,7 @@ import {
   regionsOf,
   type ProviderName,
 } from '../../src/catalog/model.js';
-import type { CatalogStore } from '../../src/storage/catalog-store.js';
+import type { CatalogStore, InstanceRow } from '../../src/storage/catalog-store.js';
 import type { InstanceOffer, ProviderCatalog } from '../../src/sync/offer.js';
 
 /** Small, fast, seedable PRNG (mulberry32): the same seed gives the same catalogue. */
@@ -84,3 +84,48 @@ export async function loadCatalogs(
 }
 
 export type { ProviderName };
+
+/**
+ * A generated catalogue as the rows a store snapshot gives (CatalogStore.readCatalog), without a
+ * store: for benchmarks that build a CatalogIndex directly. Ids count from 1 in offer order.
+ */
+export function generateInstanceRows(
+  totalRecords: number,
+  seed: number,
+  observedAt: number,
+): InstanceRow[] {
+  let id = 0;
+  return generateCatalogs(totalRecords, seed).flatMap((catalog, providerIndex) => {
+    const regions = new Map(
+      regionsOf(catalog.provider).map((r, i) => [r.regionCode, { ...r, id: i }]),
+    );
+    return catalog.offers.map((offer): InstanceRow => {
+      const region = regions.get(offer.regionCode)!;
+      id += 1;
+      return {
+        id,
+        instanceId: offer.instanceId,
+        instanceName: offer.instanceName,
+        vcpu: offer.vcpu,
+        memoryMb: offer.memoryMb,
+        storageGb: offer.storageGb,
+        transferTb: offer.transferTb,
+        networkSpeedGbps: offer.networkSpeedGbps,
+        gpuCount: offer.gpuCount,
+        gpuType: offer.gpuType,
+        family: offer.family,
+        providerId: providerIndex + 1,
+        providerName: catalog.provider,
+        providerDisplayName: `Provider ${catalog.provider.slice(-1).toUpperCase()}`,
+        regionId: providerIndex * 10 + region.id,
+        regionCode: region.regionCode,
+        regionName: region.regionName,
+        countryCode: region.countryCode,
+        hourlyMicros: offer.hourlyMicros,
+        monthlyMicros: offer.monthlyMicros,
+        available: 1,
+        observedAt,
+      };
+    });
+  });
+}
