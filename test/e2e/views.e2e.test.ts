@@ -1,15 +1,9 @@
 // Recommend and Status in a real browser against a real server: the recommend round trip through
 // the URL (D50), the sync button and its result, axe and screenshots at every width.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkAtEveryWidth,
-  chromiumMissing,
-  launchChromium,
-  newContext,
-  watchConsole,
-} from './support/browser.js';
-import { E2E_KEY, startUiServer, type UiServer } from './support/ui-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { checkAtEveryWidth, chromiumMissing } from './support/browser.js';
+import { keyedSession } from './support/keyed-session.js';
 
 interface RecommendAnswer {
   data: {
@@ -19,33 +13,10 @@ interface RecommendAnswer {
 }
 
 const skip = chromiumMissing();
-let clients = 0;
-const client = () => `10.78.0.${++clients}`;
 
 describe.skipIf(skip !== undefined)('recommend and status views', { timeout: 120_000 }, () => {
-  let server: UiServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startUiServer(), launchChromium()]);
-  }, 180_000);
-  afterAll(async () => {
-    await Promise.all(contexts.map((c) => c.close()));
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function keyedPage(path: string): Promise<{ page: Page; problems: string[]; id: string }> {
-    const id = client();
-    const context = await newContext(browser, id);
-    contexts.push(context);
-    await context.addInitScript((key) => sessionStorage.setItem('cloudprice.apiKey', key), E2E_KEY);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    await page.goto(`${server.url}${path}`);
-    return { page, problems, id };
-  }
+  const session = keyedSession('10.78.0.');
+  const { keyedPage } = session;
   const search = (page: Page) => new URL(page.url()).searchParams;
 
   it('recommend: chips, scale and budget go into the URL, and the results equal the API answer', async () => {
@@ -62,7 +33,7 @@ describe.skipIf(skip !== undefined)('recommend and status views', { timeout: 120
     expect(search(page).get('scale')).toBe('medium');
     expect(search(page).get('budget')).toBe('20');
 
-    const response = await server.api('/recommend', id, {
+    const response = await session.server().api('/recommend', id, {
       method: 'POST',
       body: JSON.stringify({ stack: ['nginx', 'postgresql'], scale: 'medium', budget_max: 20 }),
     });
@@ -95,7 +66,7 @@ describe.skipIf(skip !== undefined)('recommend and status views', { timeout: 120
 
   it('status: per-provider freshness from /health, and a sync with its result', async () => {
     const { page, problems, id } = await keyedPage('/ui/?view=status');
-    const health = (await (await server.api('/health', id)).json()) as {
+    const health = (await (await session.server().api('/health', id)).json()) as {
       components: { providers: { name: string; status: string }[] };
     };
     const rows = page.locator('table.data tbody tr');
