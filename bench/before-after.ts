@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { APP, CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import { CACHED_PATH, compiledApp, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
 import { CLIENT_HEADER, benchEnv } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
 import { startServer } from './support/server-process.js';
@@ -25,7 +25,8 @@ if (other === undefined) {
   process.exit(2);
 }
 requireWrk();
-const otherApp = path.join(path.resolve(other), path.relative(path.resolve(APP, '../../..'), APP));
+// Both trees compiled the same way (compiledApp): the comparison is of the code, not the loader.
+const otherApp = await compiledApp(path.resolve(other));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
 /** The /recommend cases' body; `{price}` is replaced per request by bench/wrk/new-client.lua. */
 const RECOMMEND_BODY = `{"stack":["nginx","nodejs","postgresql","redis"],"scale":"medium","budget_max":${

@@ -31,14 +31,16 @@ async function main(): Promise<void> {
     await fill(dir, 'snapshots');
     const cases: InstancesCase[] = [];
     let records = 0;
-    for (const [name, wrkPath, samplePath] of [
-      ['new filter', NEW_FILTER_PATH, NEW_FILTER_PATH.replace('{price}', '260.000001')],
-      ['cached', CACHED_PATH, CACHED_PATH],
+    for (const [name, wrkPath, samplePath, withCeiling] of [
+      ['new filter', NEW_FILTER_PATH, NEW_FILTER_PATH.replace('{price}', '260.000001'), false],
+      ['cached', CACHED_PATH, CACHED_PATH, true],
     ] as const) {
       const app = startApp(dir, 'snapshots');
       try {
         records = await availableRecords(app);
-        cases.push(await instancesCase(name, app, dir, wrkPath, samplePath, addresses));
+        cases.push(
+          await instancesCase(name, app, dir, wrkPath, samplePath, addresses, withCeiling),
+        );
       } finally {
         await app.stop();
       }
@@ -49,6 +51,13 @@ async function main(): Promise<void> {
         `${verdict(newFilter.result.medianRatio, 0.5)}; cloudprice p99 ${newFilter.result.medianRoundP99Ms.toFixed(1)} ms ` +
         `in the median round (worst round ${newFilter.result.worstP99Ms.toFixed(1)} ms), ${verdict(newFilter.result.worstP99Ms, 20, true)}`,
       `- cached: **${cached.result.medianRatio.toFixed(2)}** of bare, ${verdict(cached.result.medianRatio, 0.8)}`,
+      ...(cached.ceiling
+        ? [
+            `- framework ceiling: plain Fastify sending the cached answer's bytes and headers is ` +
+              `**${cached.ceiling.medianRatio.toFixed(2)}** of the same bare server; the cached ` +
+              `case is **${(cached.result.medianRatio / cached.ceiling.medianRatio).toFixed(2)}** of that`,
+          ]
+        : []),
     ].join('\n');
     console.log(summary);
     writeSection(
@@ -70,7 +79,13 @@ ${roundsTable(newFilter.result)}
 
 Cached: \`${CACHED_PATH}\` (${cached.bodyBytes} B), a response-cache hit after the first request.
 
-${roundsTable(cached.result)}`,
+${roundsTable(cached.result)}
+
+Framework ceiling: \`bench/support/fastify-server.ts\` (Fastify 5 with its defaults: no logger,
+no hooks, one route) sending the cached answer's bytes and headers, against the same bare
+server, in the same run after the cached rounds.
+
+${cached.ceiling ? roundsTable(cached.ceiling) : ''}`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

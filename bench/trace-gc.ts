@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KEY, NEW_FILTER_PATH, fill } from './support/app-bench.js';
+import { KEY, NEW_FILTER_PATH, compiledApp, fill } from './support/app-bench.js';
 import { CLIENT_HEADER, benchEnv } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
 import { CONNECTIONS } from './support/side-by-side.js';
@@ -16,13 +16,13 @@ import { spawn } from 'node:child_process';
 const [tree = path.resolve(import.meta.dirname, '..'), catalogue = 'snapshots'] =
   process.argv.slice(2);
 requireWrk();
-const appScript = path.join(path.resolve(tree), 'bench/support/app-server.ts');
+const appScript = await compiledApp(path.resolve(tree));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-trace-gc-'));
 try {
   await fill(dir, catalogue);
   const child = spawn(
     process.execPath,
-    ['--trace-gc', '--import', 'tsx', appScript, dir, catalogue],
+    ['--trace-gc', appScript, dir, catalogue],
     {
       env: { ...process.env, API_KEYS: KEY, ...benchEnv },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -17,7 +17,12 @@ function owner(url: string, functionName: string, root: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return `package ${pkg[1]}`;
   if (url.startsWith('node:')) return 'Node.js internals (module loading, streams...)';
-  return url.replace(`file://${root}/`, '');
+  return ourPath(url, root);
+}
+
+/** One of our files as a path from the root; compiled apps (bench/.out/app-<pid>/) name the source. */
+function ourPath(url: string, root: string): string {
+  return url.replace(`file://${root}/`, '').replace(/^bench\/\.out\/[^/]+\//, '');
 }
 
 /** Self time per function and per owner over every profile in `dir`, the largest first. */
@@ -36,7 +41,7 @@ export function topFrames(dir: string, count: number, root: string) {
       const frame = byId.get(id)!.callFrame;
       if (frame.functionName === '(idle)') return;
       const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-      const where = frame.url.replace(`file://${root}/`, '').replace(/^.*node_modules\//, '');
+      const where = ourPath(frame.url, root).replace(/^.*node_modules\//, '');
       const key = frame.functionName.startsWith('(')
         ? frame.functionName
         : `${frame.functionName || '(anonymous)'} ${where}:${frame.lineNumber + 1}`;

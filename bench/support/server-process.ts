@@ -1,4 +1,5 @@
-// Servers under test run in their own processes (`node --import tsx <script>`), so the load
+// Servers under test run in their own processes (`node --import tsx <script>` for TypeScript,
+// plain `node` for compiled JavaScript: see loaderFor), so the load
 // generator, the harness and each server never share an event loop, and each one's memory is
 // its own process's RSS.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +27,7 @@ export function startServer(
 ): ServerProcess {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeOptions, '--import', 'tsx', script, ...args],
+    [...nodeOptions, ...loaderFor(script), script, ...args],
     { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const logs: Array<Record<string, unknown>> = [];
@@ -80,7 +81,7 @@ export function runScript(
   env: Readonly<Record<string, string>> = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [...loaderFor(script), script, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -88,4 +89,9 @@ export function runScript(
       code === 0 ? resolve() : reject(new Error(`${script} exited with ${code}`)),
     );
   });
+}
+
+/** TypeScript sources run through tsx; compiled JavaScript (bench/.out) runs as production does. */
+export function loaderFor(script: string): string[] {
+  return script.endsWith('.ts') ? ['--import', 'tsx'] : [];
 }
