@@ -22,6 +22,8 @@ import { registerJsonParser } from './json-body.js';
 import { openApiOptions } from './openapi.js';
 import { CounterStoreFullError } from '../infra/memory/memory-counter-store.js';
 import { createRateLimiter, rateLimitHeaders, type RateDecision } from './rate-limit.js';
+import { MetricsLogController } from './request-metrics.js';
+import { routeTraitsOf, type RouteTraits } from './route-traits.js';
 import { registerRoutes } from './routes/index.js';
 import { ErrorEnvelope } from './schemas/common.js';
 import { createCorsPolicy } from './security-headers.js';
@@ -55,8 +57,12 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     services.logger === false
       ? silentLogger()
       : (services.logger ?? createLogger({ level: config.logLevel, format: config.logFormat }));
+  const metrics = services.metrics ?? noopMetrics;
   const app = Fastify({
+    // Always a logger instance: Fastify then follows every response to its end, where the
+    // metrics log controller records it.
     loggerInstance: logger,
+    ...(metrics.enabled && { logController: new MetricsLogController(metrics) }),
     bodyLimit: BODY_LIMIT_BYTES,
     serverFactory: (handler) => createHttpServer(config, logger, handler),
     clientErrorHandler: handleClientError,
@@ -75,21 +81,10 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
   const verifyKey = createApiKeyVerifier(services.apiKeyDigests);
   const consume = createRateLimiter(services.counters, services.now);
-  const metrics = services.metrics ?? noopMetrics;
-  if (metrics.enabled) {
-    // Route patterns, not URLs, as labels: a client cannot grow the series. Unmatched paths
-    // (404) share one label.
-    app.addHook('onResponse', async (request, reply) => {
-      metrics.httpRequest(
-        request.routeOptions.url ?? 'unmatched',
-        request.method,
-        reply.statusCode,
-        reply.elapsedTime / 1000,
-      );
-    });
-  }
+  app.decorateRequest('routeTraits', null);
 
   async function rateLimit(
+    route: RouteTraits,
     request: FastifyRequest,
     scope: string,
     client: string,
@@ -100,7 +95,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     } catch (error) {
       // Fail closed (D11): no counter, no service. A full table (a flood of new client
       // addresses) is an expected state, not a failure to log on every refused request.
-      metrics.rateLimiterUnavailable(routeScope(request));
+      metrics.rateLimiterUnavailable(route.scope);
       if (!(error instanceof CounterStoreFullError)) {
         request.log.error({ err: error }, 'rate-limit counter store unavailable');
       }
@@ -121,6 +116,8 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
 
   const drain = services.drain;
   app.addHook('onRequest', async (request, reply) => {
+    const route = routeTraitsOf(request);
+    request.routeTraits = route;
     // Draining: answer, then close the connection, so keep-alive clients reconnect elsewhere.
     if (drain?.draining === true) reply.header('connection', 'close');
     const origin = request.headers.origin;
@@ -134,25 +131,24 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     ) {
       return reply.code(204).headers(cors.preflightHeadersFor(origin)).send();
     }
-    if (request.routeOptions.config.public === true) return undefined;
+    if (route.public) return undefined;
 
     // 2. Rate limit, counted before authentication so key guessing is throttled too.
     const client = clientAddress(request);
-    const limit = request.routeOptions.config.rateLimit;
-    if (limit !== undefined) {
-      const decision = await rateLimit(request, routeScope(request), client, limit);
+    if (route.rateLimit !== undefined) {
+      const decision = await rateLimit(route, request, route.scope, client, route.rateLimit);
       reply.headers(rateLimitHeaders(decision));
       if (!decision.allowed) {
-        metrics.rateLimitRejected(routeScope(request), 'route');
+        metrics.rateLimitRejected(route.scope, 'route');
         throw tooMany(decision);
       }
     }
 
     // 3. Authentication; failures are limited on their own (D7a).
     if (!verifyKey(request.headers['x-api-key'])) {
-      const failures = await rateLimit(request, 'auth-failures', client, AUTH_FAILURE_LIMIT);
+      const failures = await rateLimit(route, request, 'auth-failures', client, AUTH_FAILURE_LIMIT);
       if (!failures.allowed) {
-        metrics.rateLimitRejected(routeScope(request), 'auth_failures');
+        metrics.rateLimitRejected(route.scope, 'auth_failures');
         throw tooMany(failures);
       }
       throw new AppError('UNAUTHORIZED', MESSAGES.UNAUTHORIZED);
@@ -163,8 +159,9 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     if (length > BODY_LIMIT_BYTES) throw payloadTooLarge();
 
     // 5. A response-cache hit, answered here rather than after validation (ADR 0009).
-    const cachedReply = request.routeOptions.config.cachedReply;
-    if (cachedReply !== undefined && request.method === 'GET') return cachedReply(request, reply);
+    if (route.cachedReply !== undefined && request.method === 'GET') {
+      return route.cachedReply(request, reply);
+    }
     return undefined;
   });
 
@@ -212,8 +209,4 @@ function createHttpServer(
 
 export function payloadTooLarge(): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${BODY_LIMIT_BYTES} bytes`);
-}
-
-function routeScope(request: FastifyRequest): string {
-  return request.routeOptions.config.rateLimitScope ?? request.routeOptions.url ?? 'unknown';
 }

@@ -60,6 +60,9 @@ describe('metrics on their own listener', () => {
     // The limit is used up: the next two are refused.
     for (let i = 0; i < 2; i += 1) expect(await get('/instances?limit=1')).toBe(429);
     expect(await get('/no-such-path')).toBe(404);
+    // A route with a parameter is counted under its pattern; it shares the /instances budget,
+    // so it is refused too, and the refusal is counted under that scope.
+    expect(await get('/instances/424242/history')).toBe(429);
 
     const after = await scrape();
     const value = (key: string) => after.get(key);
@@ -77,6 +80,16 @@ describe('metrics on their own listener', () => {
     ).toBe(1);
     expect(
       value(
+        'cloudprice_http_requests_total{route="/instances/:id/history",method="GET",status="429"}',
+      ),
+    ).toBe(1);
+    expect(
+      value(
+        'cloudprice_http_request_duration_seconds_count{route="/instances/:id/history",method="GET",status="429"}',
+      ),
+    ).toBe(1);
+    expect(
+      value(
         'cloudprice_http_request_duration_seconds_count{route="/instances",method="GET",status="200"}',
       ),
     ).toBe(98);
@@ -86,7 +99,7 @@ describe('metrics on their own listener', () => {
       ),
     ).toBe(98);
     expect(value('cloudprice_rate_limit_rejections_total{route="/instances",limit="route"}')).toBe(
-      2,
+      3,
     );
     expect(value('cloudprice_cache_lookups_total{cache="instances",result="miss"}')).toBe(1);
     expect(value('cloudprice_cache_lookups_total{cache="instances",result="hit"}')).toBe(97);
