@@ -42,8 +42,8 @@ try {
   const theirs = startServer(otherApp, [dir, catalogue], { API_KEYS: KEY, ...benchEnv });
   try {
     const result = await sideBySide(
-      { name: 'this tree', url: await mine.url },
-      { name: path.basename(path.resolve(other)), url: await theirs.url },
+      { name: 'this tree', url: await mine.url, pid: mine.pid },
+      { name: path.basename(path.resolve(other)), url: await theirs.url, pid: theirs.pid },
       {
         path: recommend ? '/recommend' : which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH,
         connections: CONNECTIONS,
@@ -52,7 +52,10 @@ try {
         ...(recommend && { method: 'POST' as const, bodyFile }),
       },
     );
-    console.log(`\n${which} on ${catalogue}: median ratio ${result.medianRatio.toFixed(3)}`);
+    console.log(
+      `\n${which} on ${catalogue}: median ratio ${result.medianRatio.toFixed(3)}, ` +
+        `CPU ms per request ratio ${result.medianCpuRatio.toFixed(3)}`,
+    );
     console.log(roundsTable(result));
     console.log(`end: load ${uptime()}`);
   } finally {

@@ -42,8 +42,8 @@ try {
     const before = await scrape();
     let answered = 0;
     const result = await sideBySide(
-      { name: 'metrics on', url: onUrl },
-      { name: 'metrics off', url: offUrl },
+      { name: 'metrics on', url: onUrl, pid: on.pid },
+      { name: 'metrics off', url: offUrl, pid: off.pid },
       {
         path: CACHED_PATH,
         connections: CONNECTIONS,
@@ -57,6 +57,9 @@ try {
     const summary = [
       `- cached /instances with metrics on / off: **${result.medianRatio.toFixed(3)}**, ` +
         `overhead **${(overhead * 100).toFixed(1)}%**, ${verdict(Number((overhead * 100).toFixed(1)), 5, true)}`,
+      `- CPU time per request (the servers' user + system time over the requests they answered, ` +
+        `/proc): metrics on / off **${result.medianCpuRatio.toFixed(3)}** (median of the rounds), ` +
+        `${((result.medianCpuRatio - 1) * 100).toFixed(1)}% more CPU per request`,
       `- the metrics moved: \`cloudprice_http_requests_total{route="/instances",status="200"}\` ` +
         `went from ${before.total} to ${after.total} (+${after.total - before.total}; wrk counted ` +
         `${answered} answers in the measured rounds, plus the warm-up) and a scrape is ${after.bytes} B`,
@@ -71,7 +74,9 @@ Load average (\`uptime\`) at the start: ${loadAtStart}; at the end: ${uptime()}.
 Two app processes on one SQLite database with the real catalogue (${records} records): one with
 \`METRICS_PORT=0\` (every metric collected, its listener up), one without; \`${CACHED_PATH}\`, a
 response-cache hit. Method: ${method()} Here "ratio" is metrics on over metrics off, and the
-overhead is 1 minus the median ratio.
+overhead is 1 minus the median ratio. The CPU columns are each server's CPU time (user + system,
+all threads, from /proc/<pid>/stat, 10 ms ticks) during its run over the requests it answered:
+less sensitive than requests/s to whatever else loads the machine.
 
 ${summary}
 

@@ -1,6 +1,10 @@
 // Two servers measured side by side in one run: a warm-up run each, then rounds alternating
 // A, B, A, B, ... so that whatever else loads the machine falls on both; each round's ratio is
-// A's requests/s over B's, and the result is the median of the rounds' ratios.
+// A's requests/s over B's, and the result is the median of the rounds' ratios. Given the
+// servers' process ids, each round also reads their CPU time (user + system, /proc/<pid>/stat)
+// around each run: CPU ms per request depends less on what else loads the machine than
+// requests/s do (a server that waits for a core is slower, not costlier).
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { AddressSpace, runWrk, type WrkOptions, type WrkResult } from './wrk.js';
 
@@ -9,12 +13,22 @@ export interface Contender {
   readonly url: string;
   /** Extra wrk options for this contender only (e.g. nothing; both usually share one set). */
   readonly options?: Partial<WrkOptions>;
+  /** The server's process id, to measure its CPU time per request (Linux /proc). */
+  readonly pid?: number;
+}
+
+/** One run of wrk against one contender, with the server's CPU time when its pid is known. */
+export interface Run extends WrkResult {
+  /** The server's CPU time (user + system, all threads) over requests answered; NaN without pid. */
+  readonly cpuMsPerRequest: number;
 }
 
 export interface Round {
-  readonly a: WrkResult;
-  readonly b: WrkResult;
+  readonly a: Run;
+  readonly b: Run;
   readonly ratio: number;
+  /** A's CPU ms per request over B's (NaN without both pids). */
+  readonly cpuRatio: number;
   /** 1-minute load average when the round started (os.loadavg, what `uptime` prints). */
   readonly loadBefore: number;
   readonly loadAfter: number;
@@ -25,6 +39,8 @@ export interface SideBySide {
   readonly b: string;
   readonly rounds: readonly Round[];
   readonly medianRatio: number;
+  /** The median of the rounds' CPU-per-request ratios (NaN without both pids). */
+  readonly medianCpuRatio: number;
   /** A's p99 in the round whose ratio is the median, and the worst of A's rounds. */
   readonly medianRoundP99Ms: number;
   readonly worstP99Ms: number;
@@ -43,6 +59,13 @@ export function median(values: readonly number[]): number {
 
 export function loadAverage(): number {
   return os.loadavg()[0]!;
+}
+
+/** utime + stime of a process, every thread included, in ms (clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
@@ -67,7 +90,8 @@ export async function sideBySide(
   log: (line: string) => void = console.log,
 ): Promise<SideBySide> {
   const { path, ...options } = shared;
-  const run = async (who: Contender, seconds: number): Promise<WrkResult> => {
+  const run = async (who: Contender, seconds: number): Promise<Run> => {
+    const cpuBefore = who.pid === undefined ? NaN : cpuMsOf(who.pid);
     const result = await runWrk({
       ...options,
       ...who.options,
@@ -75,8 +99,9 @@ export async function sideBySide(
       seconds,
       firstAddress: addresses.take(),
     });
+    const cpuMs = who.pid === undefined ? NaN : cpuMsOf(who.pid) - cpuBefore;
     addresses.used(result);
-    return checked(who.name, result, false);
+    return { ...checked(who.name, result, false), cpuMsPerRequest: cpuMs / result.requests };
   };
   await run(a, WARMUP_SECONDS);
   await run(b, WARMUP_SECONDS);
@@ -89,6 +114,7 @@ export async function sideBySide(
       a: ra,
       b: rb,
       ratio: ra.requestsPerSecond / rb.requestsPerSecond,
+      cpuRatio: ra.cpuMsPerRequest / rb.cpuMsPerRequest,
       loadBefore,
       loadAfter: loadAverage(),
     };
@@ -96,32 +122,44 @@ export async function sideBySide(
     log(
       `  round ${i + 1}: ${a.name} ${Math.round(ra.requestsPerSecond)} req/s p99 ${ra.p99Ms.toFixed(1)} ms | ` +
         `${b.name} ${Math.round(rb.requestsPerSecond)} req/s p99 ${rb.p99Ms.toFixed(1)} ms | ` +
-        `ratio ${round.ratio.toFixed(3)} | load ${loadBefore.toFixed(2)}`,
+        `ratio ${round.ratio.toFixed(3)} | load ${loadBefore.toFixed(2)}` +
+        (Number.isNaN(round.cpuRatio)
+          ? ''
+          : ` | CPU ms/request ${ra.cpuMsPerRequest.toFixed(4)} / ${rb.cpuMsPerRequest.toFixed(4)} = ${round.cpuRatio.toFixed(3)}`),
     );
   }
   const medianRatio = median(rounds.map((r) => r.ratio));
+  const medianCpuRatio = median(rounds.map((r) => r.cpuRatio));
   const medianRound = rounds.find((r) => r.ratio === medianRatio) ?? rounds[0]!;
   return {
     a: a.name,
     b: b.name,
     rounds,
     medianRatio,
+    medianCpuRatio,
     medianRoundP99Ms: medianRound.a.p99Ms,
     worstP99Ms: Math.max(...rounds.map((r) => r.a.p99Ms)),
   };
 }
 
-/** The rounds of one comparison as a markdown table. */
+/** The rounds of one comparison as a markdown table (with CPU columns when it was measured). */
 export function roundsTable(result: SideBySide): string {
+  const cpu = !Number.isNaN(result.medianCpuRatio);
   const lines = [
-    `| round | ${result.a} req/s | p50 ms | p99 ms | ${result.b} req/s | p50 ms | p99 ms | ratio | socket errors | load avg (1 min) |`,
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| round | ${result.a} req/s | p50 ms | p99 ms | ${result.b} req/s | p50 ms | p99 ms | ratio | ` +
+      (cpu ? `CPU ms/req ${result.a} | ${result.b} | CPU ratio | ` : '') +
+      'socket errors | load avg (1 min) |',
+    `| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ${cpu ? '---: | ---: | ---: | ' : ''}---: | ---: |`,
   ];
   result.rounds.forEach((r, i) => {
     lines.push(
       `| ${i + 1} | ${Math.round(r.a.requestsPerSecond)} | ${r.a.p50Ms.toFixed(2)} | ${r.a.p99Ms.toFixed(2)} | ` +
         `${Math.round(r.b.requestsPerSecond)} | ${r.b.p50Ms.toFixed(2)} | ${r.b.p99Ms.toFixed(2)} | ` +
-        `${r.ratio.toFixed(3)} | ${r.a.socketErrors}/${r.b.socketErrors} | ${r.loadBefore.toFixed(2)} → ${r.loadAfter.toFixed(2)} |`,
+        `${r.ratio.toFixed(3)} | ` +
+        (cpu
+          ? `${r.a.cpuMsPerRequest.toFixed(4)} | ${r.b.cpuMsPerRequest.toFixed(4)} | ${r.cpuRatio.toFixed(3)} | `
+          : '') +
+        `${r.a.socketErrors}/${r.b.socketErrors} | ${r.loadBefore.toFixed(2)} → ${r.loadAfter.toFixed(2)} |`,
     );
   });
   return lines.join('\n');
