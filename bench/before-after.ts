@@ -10,7 +10,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CACHED_PATH, compiledApp, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import {
+  CACHED_PATH,
+  compiledApp,
+  KEY,
+  NEW_FILTER_PATH,
+  fill,
+  startApp,
+} from './support/app-bench.js';
 import { CLIENT_HEADER, benchEnv } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
 import { startServer } from './support/server-process.js';

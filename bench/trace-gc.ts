@@ -20,14 +20,10 @@ const appScript = await compiledApp(path.resolve(tree));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-trace-gc-'));
 try {
   await fill(dir, catalogue);
-  const child = spawn(
-    process.execPath,
-    ['--trace-gc', appScript, dir, catalogue],
-    {
-      env: { ...process.env, API_KEYS: KEY, ...benchEnv },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, ['--trace-gc', appScript, dir, catalogue], {
+    env: { ...process.env, API_KEYS: KEY, ...benchEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let counting = false;
   const counts = { 'Mark-Compact': { n: 0, ms: 0 }, Scavenge: { n: 0, ms: 0 } };
   let out = '';
