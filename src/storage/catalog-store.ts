@@ -142,6 +142,20 @@ export interface CatalogSnapshot {
   readonly rows: readonly InstanceRow[];
 }
 
+/**
+ * The whole available catalogue at one committed version, as pages read from one snapshot
+ * (CatalogStore.scanCatalog): what the in-memory index is built from without ever holding
+ * every record as database rows at once.
+ */
+export interface CatalogScan {
+  /** The committed catalogue version the rows belong to (see CatalogStore.catalogVersion). */
+  readonly version: number;
+  /** Newest successful sync of any provider (D19), or null. */
+  readonly lastSuccessfulSync: Date | null;
+  /** Every available record, by id ascending, a page at a time; iterate it once. */
+  readonly pages: AsyncIterable<readonly InstanceRow[]>;
+}
+
 export interface CandidateQuery {
   readonly minMemoryMb: number;
   readonly providers?: readonly ProviderName[];
@@ -169,7 +183,16 @@ export interface CatalogStore {
    * that another process committed.
    */
   catalogVersion(): Promise<number>;
-  /** Every available record and the version they belong to, from one snapshot. */
+  /**
+   * Every available record and the version they belong to, from one snapshot, handed to
+   * `consume` a page at a time. The snapshot stays open until `consume` settles (its pages are
+   * read only as it iterates them), and the result is what `consume` resolves with.
+   */
+  scanCatalog<T>(consume: (scan: CatalogScan) => Promise<T>): Promise<T>;
+  /**
+   * Every available record and the version they belong to, from one snapshot, as one array
+   * (scanCatalog collected): for tests and tools. The index loads through scanCatalog.
+   */
   readCatalog(): Promise<CatalogSnapshot>;
   /** Available records with memory >= minMemoryMb, for recommendations. */
   findCandidates(query: CandidateQuery): Promise<readonly InstanceRow[]>;

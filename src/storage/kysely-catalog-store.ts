@@ -7,11 +7,11 @@ import { applyCatalogInTransaction } from './catalog-apply.js';
 import type { ApplyOptions, ApplyRun } from './catalog-apply.js';
 import {
   countAvailableRecords,
-  selectAvailableRecords,
   selectCandidates,
   selectCatalogVersion,
   selectInstancePage,
   selectKnownPage,
+  scanAvailableRecords,
   type CompiledQueryMemo,
 } from './catalog-queries.js';
 import type { CatalogDatabase } from './catalog-schema.js';
@@ -19,6 +19,7 @@ import { seedCatalog } from './catalog-seed.js';
 import type {
   ApplyCounts,
   CandidateQuery,
+  CatalogScan,
   CatalogSnapshot,
   CatalogStore,
   InstancePage,
@@ -112,11 +113,18 @@ export class KyselyCatalogStore implements CatalogStore {
     return await selectCatalogVersion(this.#db());
   }
 
-  async readCatalog(): Promise<CatalogSnapshot> {
+  async scanCatalog<T>(consume: (scan: CatalogScan) => Promise<T>): Promise<T> {
     return await this.#snapshot().execute(async (trx) => {
       const version = await selectCatalogVersion(trx);
       const lastSuccessfulSync = await selectLastSuccessfulSync(trx);
-      const rows = await selectAvailableRecords(trx);
+      return await consume({ version, lastSuccessfulSync, pages: scanAvailableRecords(trx) });
+    });
+  }
+
+  async readCatalog(): Promise<CatalogSnapshot> {
+    return await this.scanCatalog(async ({ version, lastSuccessfulSync, pages }) => {
+      const rows: InstanceRow[] = [];
+      for await (const page of pages) rows.push(...page);
       return { version, lastSuccessfulSync, rows };
     });
   }

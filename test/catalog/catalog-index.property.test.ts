@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
+import { IndexRows } from '../../src/catalog/index/index-rows.js';
 import { parseInstanceQuery, SORT_FIELDS } from '../../src/catalog/instance-query.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../../src/catalog/model.js';
 import type { CatalogStore, InstanceQuery } from '../../src/storage/catalog-store.js';
@@ -62,7 +63,8 @@ for (const backend of await storeBackends())
       await loadCatalogs(store, catalogs);
       // Some records unavailable, so the index must leave them out as SQL does (D15).
       await loadCatalogs(store, [{ ...a!, offers: a!.offers.slice(0, -40) }]);
-      index = CatalogIndex.build(await store.readCatalog());
+      // As the holder loads it: the store's pages read into IndexRows, then the build.
+      index = CatalogIndex.build(await store.scanCatalog((scan) => IndexRows.read(scan)));
     });
     afterAll(async () => {
       await store.close();

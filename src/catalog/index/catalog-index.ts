@@ -1,5 +1,5 @@
-// The immutable in-memory index of one catalogue version (issue 9). Built once from the store's
-// snapshot (every available record), it answers every GET /instances filter, sort, page and
+// The immutable in-memory index of one catalogue version (issue 9). Built once from one snapshot
+// of the store (every available record, read a page at a time into IndexRows), it answers every GET /instances filter, sort, page and
 // total, the recommendation candidates, and whatever else reads the current catalogue
 // (/instance-types, CSV export), without SQL. See docs/architecture.md and docs/adr/.
 //
@@ -29,6 +29,7 @@ import type {
 import { toInstanceRecord } from '../instance-json.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES } from '../model.js';
 import { foldAsciiCase } from '../text-search.js';
+import { IndexRows } from './index-rows.js';
 import { buildColumnOrders, lowerBound, SORT_COLUMNS, type ColumnOrders } from './sort-orders.js';
 
 /**
@@ -80,37 +81,6 @@ function pageBounds(limit: number, offset: number): void {
   if (!Number.isSafeInteger(offset) || offset < 0) {
     throw new RangeError('offset must be a non-negative integer');
   }
-}
-
-/**
- * Interns the strings of a row: the same provider, region or type name is stored once. Every
- * field written out (one object shape for every row, no spread): issue 9's 50,000-record build.
- */
-function internRow(row: InstanceRow, intern: (text: string) => string): InstanceRow {
-  return Object.freeze({
-    id: row.id,
-    instanceId: intern(row.instanceId),
-    instanceName: intern(row.instanceName),
-    vcpu: row.vcpu,
-    memoryMb: row.memoryMb,
-    storageGb: row.storageGb,
-    transferTb: row.transferTb,
-    networkSpeedGbps: row.networkSpeedGbps,
-    gpuCount: row.gpuCount,
-    gpuType: row.gpuType === null ? null : intern(row.gpuType),
-    family: row.family,
-    providerId: row.providerId,
-    providerName: row.providerName,
-    providerDisplayName: intern(row.providerDisplayName),
-    regionId: row.regionId,
-    regionCode: intern(row.regionCode),
-    regionName: intern(row.regionName),
-    countryCode: intern(row.countryCode),
-    hourlyMicros: row.hourlyMicros,
-    monthlyMicros: row.monthlyMicros,
-    available: row.available,
-    observedAt: row.observedAt,
-  });
 }
 
 function postings(codes: Uint8Array | Uint16Array, count: number): Int32Array[] {
@@ -181,28 +151,12 @@ export class CatalogIndex {
     sizeCalculation: (json, key) => (json.length + key.length) * 2 + 64,
   });
 
-  private constructor(snapshot: CatalogSnapshot) {
-    this.version = snapshot.version;
-    this.lastSuccessfulSync = snapshot.lastSuccessfulSync;
-    const strings = new Map<string, string>();
-    const intern = (text: string): string => {
-      const known = strings.get(text);
-      if (known !== undefined) return known;
-      strings.set(text, text);
-      return text;
-    };
-    // The snapshot comes in id order (CatalogSnapshot.rows); copied and sorted only if not.
-    let source = snapshot.rows;
-    for (let p = 1; p < source.length; p++) {
-      if (source[p]!.id < source[p - 1]!.id) {
-        source = [...source].sort((a, b) => a.id - b.id);
-        break;
-      }
-    }
-    const n = source.length;
-    const rows = new Array<InstanceRow>(n);
-    for (let p = 0; p < n; p++) rows[p] = internRow(source[p]!, intern);
-    this.records = Object.freeze(rows);
+  private constructor(source: IndexRows) {
+    this.version = source.version;
+    this.lastSuccessfulSync = source.lastSuccessfulSync;
+    const rows = source.take();
+    const n = rows.length;
+    this.records = rows;
 
     this.#ids = new Float64Array(n);
     for (let p = 0; p < n; p++) this.#ids[p] = rows[p]!.id;
@@ -259,9 +213,13 @@ export class CatalogIndex {
     return this.#searchText;
   }
 
-  /** Builds the index of one snapshot. Linear in the records apart from 8 sorts. */
-  static build(snapshot: CatalogSnapshot): CatalogIndex {
-    return new CatalogIndex(snapshot);
+  /**
+   * Builds the index of one catalogue version: from rows collected off a store scan
+   * (IndexRows.read inside CatalogStore.scanCatalog, how the holder loads), or from a snapshot
+   * read whole. Linear in the records apart from the native sorts of each column's keys.
+   */
+  static build(source: IndexRows | CatalogSnapshot): CatalogIndex {
+    return new CatalogIndex(source instanceof IndexRows ? source : IndexRows.of(source));
   }
 
   /** Number of available records. */
