@@ -30,7 +30,13 @@ import { toInstanceRecord } from '../instance-json.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES } from '../model.js';
 import { foldAsciiCase } from '../text-search.js';
 import { IndexRows } from './index-rows.js';
-import { buildColumnOrders, lowerBound, SORT_COLUMNS, type ColumnOrders } from './sort-orders.js';
+import {
+  buildColumnOrders,
+  lowerBound,
+  OrderScratch,
+  SORT_COLUMNS,
+  type ColumnOrders,
+} from './sort-orders.js';
 
 /**
  * Upper bound of the candidate-list memo, in bytes: a list holds references to the index's
@@ -168,9 +174,18 @@ export class CatalogIndex {
     // one string join on the V8 heap (young-generation garbage once sent), where a Buffer per
     // page was an off-heap allocation that pushed V8 into a full Mark-Compact every ~0.3 s
     // under load ("external memory"; docs/performance.md).
-    this.#json = rows.map((row) => JSON.stringify(toInstanceRecord(row)));
+    // Measured (flattened) right after it is made: JSON.stringify returns a rope of parts, and
+    // a rope kept until a later pass outlives two scavenges, so its parts were promoted and
+    // left ~30 MB of old-space garbage for 50,000 records; flattened while young, the parts die
+    // in the next scavenge and the flat text is all that is promoted (issue 9).
+    const json = new Array<string>(n);
     let bytes = 0;
-    for (const text of this.#json) bytes += Buffer.byteLength(text);
+    for (let p = 0; p < n; p++) {
+      const text = JSON.stringify(toInstanceRecord(rows[p]!));
+      bytes += Buffer.byteLength(text);
+      json[p] = text;
+    }
+    this.#json = json;
     this.#jsonBytes = bytes;
 
     this.#vcpu = Float64Array.from(rows, (row) => row.vcpu);
@@ -195,7 +210,10 @@ export class CatalogIndex {
     const [withoutGpu, withGpu] = postings(gpuFlags, 2);
     this.#withGpu = withGpu!;
     this.#withoutGpu = withoutGpu!;
-    this.#orders = new Map(SORT_COLUMNS.map((column) => [column, buildColumnOrders(rows, column)]));
+    const scratch = new OrderScratch(n);
+    this.#orders = new Map(
+      SORT_COLUMNS.map((column) => [column, buildColumnOrders(rows, column, scratch)]),
+    );
 
     this.#scratchRanks = new Int32Array(n);
   }
