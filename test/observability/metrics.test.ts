@@ -98,6 +98,19 @@ describe('metrics on their own listener', () => {
         'cloudprice_http_request_duration_seconds_bucket{le="+Inf",route="/instances",method="GET",status="200"}',
       ),
     ).toBe(98);
+    // The histogram's exposition (src/observability/http-metrics.ts writes it): cumulative
+    // buckets in bound order, every request under the largest finite bound, a positive sum.
+    const series = 'route="/instances",method="GET",status="200"';
+    const bucketCounts = [...after.entries()]
+      .filter(([key]) => key.startsWith('cloudprice_http_request_duration_seconds_bucket{le="'))
+      .filter(([key]) => key.endsWith(`,${series}}`) && !key.includes('le="+Inf"'))
+      .map(([, count]) => count);
+    expect(bucketCounts.length).toBeGreaterThan(5);
+    expect(bucketCounts).toEqual([...bucketCounts].sort((a, b) => a - b));
+    expect(bucketCounts.at(-1)).toBe(98);
+    const sum = value(`cloudprice_http_request_duration_seconds_sum{${series}}`);
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThan(98 * 10);
     expect(value('cloudprice_rate_limit_rejections_total{route="/instances",limit="route"}')).toBe(
       3,
     );
