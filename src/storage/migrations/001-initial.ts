@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Kysely, Migration, SqlBool } from 'kysely';
+import type { Kysely, SqlBool } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { INSTANCE_FAMILIES } from '../../catalog/model.js';
 import type { DialectCapabilities } from '../dialect-capabilities.js';
 

@@ -1,5 +1,6 @@
-import type { Kysely, Migration } from 'kysely';
 import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 // D37 provenance. pricing.observed_at: epoch ms at which the record's price was observed
 // upstream (a snapshot's recording date, or the fetch of a live sync); rows stored before this

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 // The committed catalogue version (issue 15): one row, bumped by every apply inside its own
 // transaction. Its row lock orders concurrent applies, so versions follow commit order on every

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import type { DialectCapabilities } from '../dialect-capabilities.js';
 
 // Price history (D38) and the change feed (D40). A catalogue that exists before this migration

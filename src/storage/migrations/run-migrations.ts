@@ -1,5 +1,6 @@
-import { Migrator } from 'kysely';
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import type { CatalogDatabase } from '../catalog-schema.js';
 import type { DialectCapabilities } from '../dialect-capabilities.js';
 import { initialMigration } from './001-initial.js';

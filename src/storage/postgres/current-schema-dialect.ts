@@ -1,11 +1,5 @@
 import { PostgresDialect, sql } from 'kysely';
-import type {
-  DatabaseIntrospector,
-  DatabaseMetadata,
-  Kysely,
-  SchemaMetadata,
-  TableMetadata,
-} from 'kysely';
+import type { DatabaseIntrospector, Kysely, SchemaMetadata, TableMetadata } from 'kysely';
 
 /**
  * Kysely's PostgreSQL dialect with an introspector that sees only the connection's current
@@ -49,11 +43,9 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
       name: row.name,
       schema: row.schema,
       isView: row.kind === 'v',
+      // Foreign tables (relkind 'f') are not listed: none of ours is one.
+      isForeign: false,
       columns: [],
     }));
-  }
-
-  async getMetadata(): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables() };
   }
 }
