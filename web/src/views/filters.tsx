@@ -68,11 +68,11 @@ export function NumberFilter({
       </label>
       <input
         id={id}
-        type={type}
-        inputMode={type === 'number' ? 'decimal' : undefined}
-        min={type === 'number' ? '0' : undefined}
+        // One literal type per branch: Preact 11 types <input> as a union keyed by `type`.
+        {...(type === 'number'
+          ? { type: 'number', inputMode: 'decimal', min: '0' }
+          : { type: 'search', maxLength: 64 })}
         step={step}
-        maxLength={type === 'search' ? 64 : undefined}
         value={text}
         onInput={(event) => {
           const next = event.currentTarget.value;
