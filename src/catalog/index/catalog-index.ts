@@ -1,7 +1,8 @@
-// The immutable in-memory index of one catalogue version (issue 9). Built once from one snapshot
-// of the store (every available record, read a page at a time into IndexRows), it answers every GET /instances filter, sort, page and
-// total, the recommendation candidates, and whatever else reads the current catalogue
-// (/instance-types, CSV export), without SQL. See docs/architecture.md and docs/adr/.
+// The immutable in-memory index of one catalogue version (issue 9). Built once from one
+// snapshot of the store (every available record, read a page at a time into IndexRows), it
+// answers every GET /instances filter, sort, page and total, the recommendation candidates, and
+// whatever else reads the current catalogue (/instance-types, CSV export), without SQL. See
+// docs/architecture.md and docs/adr/.
 //
 // Layout (per record, by position = index in id order):
 //   - the rows themselves (InstanceRow, strings interned across records),
