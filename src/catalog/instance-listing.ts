@@ -7,16 +7,15 @@
 // string lives on the V8 heap and dies young, where every Buffer is an off-heap allocation that
 // V8 counts as external memory and answers with a full Mark-Compact once enough piles up (one
 // every ~0.3 s under a stream of misses when each miss made three 28 KB Buffers;
-// docs/performance.md). The cache keeps a miss as its recipe (the page's rows and the small rest
-// of the body, a few hundred bytes) and makes the bytes on the first hit, once: queries asked
-// once (a price slider) never hold 28 KB each in the old generation, and repeated ones are sent
-// as ready bytes.
+// docs/performance.md). The cache remembers a miss only as seen (a shared marker under its key)
+// and makes the bytes on the first hit, once, from the same index and rates: queries asked once
+// (a price slider) leave nothing behind but their key, and repeated ones are sent as ready bytes.
+// (Until 2026-11-24 a miss kept its recipe, the page's rows and the envelope's text: ~1 KB per
+// miss that outlived two scavenges, and the scavenger's copying of it was most of a miss's GC.)
 import { LRUCache } from 'lru-cache';
 import type { CatalogIndex } from './index/catalog-index.js';
 import type { CatalogIndexHolder } from './index/catalog-index-holder.js';
 import type { ParsedInstanceQuery } from './instance-query.js';
-import type { MoneyView } from '../fx/convert.js';
-import type { InstanceRow } from '../storage/catalog-store.js';
 
 export const CACHE_TTL_SECONDS = 300;
 
@@ -26,12 +25,12 @@ export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 /** A JSON body: UTF-8 bytes, or a string Node encodes as UTF-8 as it writes it. */
 export type ResponseBody = Buffer | string;
 
-/** What makes a cached body that was asked for once: `HEAD`, the page's records, then `rest`. */
-interface Recipe {
-  readonly rows: readonly InstanceRow[];
-  readonly money: MoneyView;
-  readonly rest: string;
-}
+/**
+ * A query asked once: its answer is made again, as bytes, when it is asked again. One shared
+ * object, so remembering a miss allocates nothing but the cache's own entry.
+ */
+const SEEN = Object.freeze({ seen: true as const });
+type Seen = typeof SEEN;
 
 /**
  * A raw request (URL and Accept header) that a validated miss or hit named: the cache key its
@@ -42,7 +41,7 @@ interface Alias {
   readonly key: string;
 }
 
-type Entry = Buffer | Recipe | Alias;
+type Entry = Buffer | Seen | Alias;
 
 interface VersionCache {
   readonly version: number;
@@ -86,8 +85,9 @@ export class InstanceListing {
     const cache = this.#cacheFor(index);
     const entry = cache?.get(alias);
     if (entry === undefined || !isAlias(entry)) return undefined;
-    const body = this.#hit(cache!, index, entry.key);
-    if (body === undefined) return undefined;
+    const body = cache!.get(entry.key);
+    // Only bytes: a key seen once has no body yet, and only `list` has the query to make it.
+    if (!Buffer.isBuffer(body)) return undefined;
     this.onLookup?.(true);
     return body;
   }
@@ -103,15 +103,36 @@ export class InstanceListing {
     // The key names the query that ran (issue 15 item 8) and its currency; the cache itself
     // names the version.
     const key = parsed.cacheKey;
-    const hit = cache === undefined ? undefined : this.#hit(cache, index, key);
-    this.onLookup?.(hit !== undefined);
-    if (hit !== undefined) {
+    const entry = cache?.get(key);
+    const hit = entry !== undefined && !isAlias(entry);
+    this.onLookup?.(hit);
+    if (hit) {
+      // Asked again: worth its bytes, made from the same index and rates (a new version or new
+      // rates start a new cache), so they are the answer the first asking got. Same entry, same
+      // expiry. A hit answers at once: its query time is 0 by definition.
+      const bytes = Buffer.isBuffer(entry)
+        ? entry
+        : Buffer.from(this.#body(index, parsed, true, 0));
+      if (bytes !== entry) cache!.set(key, bytes, { noUpdateTTL: true });
       // Only a query asked again earns an alias: a stream of queries asked once (a price
       // slider) must not pay an extra entry per miss (4% fewer misses/s when it did).
       if (alias !== undefined && !cache!.has(alias)) cache!.set(alias, { key });
-      return hit;
+      return bytes;
     }
+    cache?.set(key, SEEN);
+    return this.#body(index, parsed, false, undefined);
+  }
 
+  /**
+   * The JSON body of `parsed` on `index`, as one string. `queryTimeMs` undefined: the time the
+   * query takes now, rounded to whole milliseconds.
+   */
+  #body(
+    index: CatalogIndex,
+    parsed: ParsedInstanceQuery,
+    cached: boolean,
+    queryTimeMs: number | undefined,
+  ): string {
     const started = performance.now();
     // Prices in the requested currency (D43): USD text comes from the index as serialised at
     // build; other currencies from its bounded per-(version, rates) memo.
@@ -121,33 +142,16 @@ export class InstanceListing {
       total: page.total,
       limit,
       offset,
-      has_more: offset + page.rows.length < page.total,
+      has_more: offset + page.count < page.total,
     });
-    const lastSync = this.#lastSyncOf(index);
     const note = parsed.money.note;
     const exchange = note === undefined ? '' : `,"exchange_rate":${JSON.stringify(note)}`;
-    const tail = `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}${exchange}}}}`;
-    const middle = `,"pagination":${pagination},"metadata":{"cached":`;
-    const after = `,"last_sync":${lastSync},"query_time_ms":`;
-    const elapsed = Math.round(performance.now() - started);
-    // A hit answers at once: its query time is 0 by definition.
-    cache?.set(key, {
-      rows: page.rows,
-      money: parsed.money,
-      rest: `${middle}true${after}0${tail}`,
-    });
-    return `${HEAD}${page.json}${middle}false${after}${elapsed}${tail}`;
-  }
-
-  /** The body cached under `key` (made into bytes on its first hit), or undefined. */
-  #hit(cache: LRUCache<string, Entry>, index: CatalogIndex, key: string): Buffer | undefined {
-    const hit = cache.get(key);
-    if (hit === undefined || isAlias(hit)) return undefined;
-    if (Buffer.isBuffer(hit)) return hit;
-    // Asked again: worth its bytes. Same entry, same expiry; the index is the version's.
-    const bytes = Buffer.from(`${HEAD}${index.jsonArray(hit.rows, hit.money)}${hit.rest}`);
-    cache.set(key, bytes, { noUpdateTTL: true });
-    return bytes;
+    const elapsed = queryTimeMs ?? Math.round(performance.now() - started);
+    return (
+      `${HEAD}${page.json},"pagination":${pagination},"metadata":{"cached":${cached}` +
+      `,"last_sync":${this.#lastSyncOf(index)},"query_time_ms":${elapsed}` +
+      `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}${exchange}}}}`
+    );
   }
 
   /**
@@ -177,14 +181,10 @@ export class InstanceListing {
         bodies: new LRUCache<string, Entry>({
           max: this.#maxEntries,
           maxSize: this.#maxBytes,
-          // UTF-16 keys and texts: two bytes a character; a recipe's rows are references (8 bytes
-          // each) to the index's records; an alias, its key; plus each entry's own bookkeeping.
+          // UTF-16 keys and texts: two bytes a character; an alias, its key; a query seen once,
+          // nothing of its own (the marker is shared); plus each entry's own bookkeeping.
           sizeCalculation: (body, key) =>
-            (Buffer.isBuffer(body)
-              ? body.length
-              : isAlias(body)
-                ? body.key.length * 2 + 32
-                : body.rows.length * 8 + body.rest.length * 2 + 96) +
+            (Buffer.isBuffer(body) ? body.length : isAlias(body) ? body.key.length * 2 + 32 : 0) +
             key.length * 2 +
             64,
           ttl: CACHE_TTL_SECONDS * 1000,

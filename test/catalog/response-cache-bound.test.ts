@@ -43,19 +43,36 @@ for (const backend of sqlite)
       const listing = new InstanceListing(holder, 1_000_000, MAX_BYTES);
       let sent = 0;
       for (let offset = 0; offset < 400; offset++) {
-        sent += (await body(listing, { limit: '100', offset: String(offset) })).length;
-        expect(listing.cachedBytes).toBeLessThanOrEqual(MAX_BYTES);
+        // Each asked twice: a query asked once is remembered without a body.
+        for (let asked = 0; asked < 2; asked++) {
+          sent += (await body(listing, { limit: '100', offset: String(offset) })).length;
+          expect(listing.cachedBytes).toBeLessThanOrEqual(MAX_BYTES);
+        }
       }
       // The flood was far larger than the bound, and the cache still holds what fits.
       expect(sent).toBeGreaterThan(MAX_BYTES * 10);
       expect(listing.cachedBytes).toBeGreaterThan(MAX_BYTES / 2);
     });
 
+    it('a query asked once is remembered by its key alone, not its body', async () => {
+      const listing = new InstanceListing(holder, 1_000_000, MAX_BYTES);
+      let sent = 0;
+      let keys = 0;
+      for (let offset = 0; offset < 400; offset++) {
+        const parsed = parseInstanceQuery({ limit: '100', offset: String(offset) });
+        if (!parsed.ok) throw new Error('valid query refused');
+        sent += (await listing.list(parsed.value)).length;
+        keys += parsed.value.cacheKey.length * 2 + 64;
+      }
+      expect(sent).toBeGreaterThan(MAX_BYTES * 10);
+      expect(listing.cachedBytes).toBe(keys);
+    });
+
     it('a hit is the miss body with cached true and query time 0, byte for byte, on every hit', async () => {
       const listing = new InstanceListing(holder, 1_000, MAX_BYTES);
       const raw = { limit: '40', sort_by: 'price', order: 'desc', max_price: '300.5' };
       const miss = (await body(listing, raw)).toString();
-      // The first hit makes the bytes from the kept recipe, later hits send those bytes.
+      // The first hit makes the bytes from the same index again, later hits send those bytes.
       const first = await body(listing, raw);
       const second = await body(listing, raw);
       expect(Buffer.isBuffer(first)).toBe(true);

@@ -337,13 +337,13 @@ export class CatalogIndex {
   }
 
   /**
-   * One page as GET /instances shows it: the total, the page's records, and their JSON array
-   * (`jsonArray(rows, money)`), without looking the records up again.
+   * One page as GET /instances shows it: the total, how many records the page holds, and their
+   * JSON array (what `jsonArray` gives for them), without making a row list.
    */
   page(
     query: InstanceQuery,
     money?: MoneyView,
-  ): { readonly total: number; readonly rows: readonly InstanceRow[]; readonly json: string } {
+  ): { readonly total: number; readonly count: number; readonly json: string } {
     pageBounds(query.limit, query.offset);
     const { positions, total } = this.#select(
       query.filter,
@@ -352,7 +352,7 @@ export class CatalogIndex {
       query.limit,
       query.offset,
     );
-    return { total, rows: this.#rowsAt(positions), json: this.#jsonAt(positions, money) };
+    return { total, count: positions.length, json: this.#jsonAt(positions, money) };
   }
 
   #rowsAt(positions: ArrayLike<number>): InstanceRow[] {
