@@ -101,6 +101,34 @@ describe('recommend equals recommendReference', () => {
     );
   });
 
+  it('on a frozen list asked for one requirement with many budgets (a budget slider)', () => {
+    // A budget: none, any amount, or exactly one of the list's prices (equal is within budget).
+    const budgetArb = fc.oneof(
+      fc.constant(undefined),
+      fc.integer({ min: 0, max: 500_000_000 }),
+      fc.nat().map((at) => ({ at })),
+    );
+    fc.assert(
+      fc.property(
+        listArb,
+        criteriaArb,
+        fc.array(budgetArb, { minLength: 1, maxLength: 12 }),
+        (cs, criteria, budgets) => {
+          const list = indexList(cs);
+          const { budgetMaxMicros: _, ...rest } = criteria;
+          for (const budget of budgets) {
+            const amount =
+              typeof budget === 'object'
+                ? list[budget.at % Math.max(1, list.length)]?.monthlyMicros
+                : budget;
+            expectSame(list, amount === undefined ? rest : { ...rest, budgetMaxMicros: amount });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('on unsorted, unfrozen lists (nothing is remembered for them)', () => {
     fc.assert(
       fc.property(listArb, criteriaArb, (cs, criteria) => {

@@ -1,8 +1,10 @@
 // Ranking (D28-D30): filter the candidates that fit, score them, order them, keep one record per
-// (provider, instance type) and cut to the limit. Runs per request over the whole candidate set
-// (~1,500 records), so it is linear apart from one sort of the distinct instance types; the
-// (provider, instance type) groups are numbered once per candidate list, and a request's scores
-// live in reused typed columns (no object per record).
+// (provider, instance type) and cut to the limit. For the index's frozen candidate lists, what
+// does not depend on the budget (the matching set, base scores, tie-break values, their order)
+// is made once per list and requirement, and a request walks that order level by level with its
+// budget applied, reading about `limit` records (a budget slider sends a new budget_max every
+// step). Other lists, and any list with a value that is not finite, are ranked from every record:
+// scores in reused typed columns, the (provider, instance type) groups numbered once per list.
 
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../storage/catalog-store.js';
@@ -71,7 +73,8 @@ export interface RankResult<C extends Candidate = Candidate> {
   readonly ranked: readonly RankedCandidate<C>[];
   /**
    * Monthly prices (micro-dollars) of every matching record, ascending: the set that price
-   * positions in pros/cons refer to. Its length is the number of matching options.
+   * positions in pros/cons refer to. Its length is the number of matching options. Read only:
+   * it may be shared with other answers over the same list and requirement.
    */
   readonly matchingMonthlyMicros: Float64Array;
 }
@@ -214,6 +217,194 @@ function scoreOf(
   return Math.min(100, Math.max(0, raw));
 }
 
+/**
+ * What ranking reads that does not depend on the budget, per frozen candidate list and
+ * requirement (minimum memory and vCPU, providers, regions): the matching records in the order
+ * of their score before the budget penalty ("base": memory points minus the vCPU penalty),
+ * then tie-break value, price and id; where each base score starts in that order; the
+ * tie-break value of each position; the matching prices ascending. A budget only takes
+ * OVER_BUDGET_PENALTY off the records above it, so the final order interleaves, level by
+ * level, the in-budget records of one base score with the over-budget records of the base
+ * score OVER_BUDGET_PENALTY above it, each already in order (`walkInFinalOrder`). A new
+ * budget_max then reads about `limit` records instead of scoring every one (a budget slider).
+ */
+interface BudgetFreeRanking {
+  readonly order: Int32Array;
+  /** Distinct base scores, descending; order[levelStart[k] .. levelStart[k + 1]) have levelScore[k]. */
+  readonly levelScore: readonly number[];
+  readonly levelStart: Int32Array;
+  /** Tie-break value by position (only matching positions are set). */
+  readonly tie: Float64Array;
+  readonly monthly: Float64Array;
+  readonly prices: Float64Array;
+}
+
+/** Per frozen list: its rankings by requirement, at most RANKINGS_PER_LIST (oldest dropped). */
+const rankingsOfList = new WeakMap<readonly Candidate[], Map<string, BudgetFreeRanking | null>>();
+const RANKINGS_PER_LIST = 16;
+
+/**
+ * The list's budget-free ranking for `criteria`, made on first use; undefined when the walk
+ * cannot reproduce the sort: a value that is not finite (no total order), or a base score the
+ * penalty would take out of 0..100 (the clamp would merge levels).
+ */
+function budgetFreeRanking(
+  candidates: readonly Candidate[],
+  criteria: RankCriteria,
+): BudgetFreeRanking | undefined {
+  const key = [
+    criteria.minMemoryMb,
+    criteria.minVcpu,
+    criteria.providers === undefined ? '*' : [...criteria.providers].sort().join('|'),
+    criteria.regions === undefined ? '*' : [...criteria.regions].sort().join('|'),
+  ].join(' ');
+  let byKey = rankingsOfList.get(candidates);
+  if (byKey === undefined) {
+    byKey = new Map();
+    rankingsOfList.set(candidates, byKey);
+  }
+  let ranking = byKey.get(key);
+  if (ranking === undefined) {
+    ranking = makeBudgetFreeRanking(candidates, criteria) ?? null;
+    if (byKey.size >= RANKINGS_PER_LIST) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, ranking);
+  }
+  return ranking ?? undefined;
+}
+
+function makeBudgetFreeRanking(
+  candidates: readonly Candidate[],
+  criteria: RankCriteria,
+): BudgetFreeRanking | undefined {
+  const { minMemoryMb, minVcpu } = criteria;
+  const providers = criteria.providers ? new Set<string>(criteria.providers) : null;
+  const regions = criteria.regions ? new Set(criteria.regions) : null;
+  const columns = listGroups(candidates);
+  const { memoryMb: memory, vcpu: vcpus, storageGb: storage, monthlyMicros: monthly } = columns;
+  const matched: number[] = [];
+  let minMonthlyMicros = Infinity;
+  let maxMonthlyMicros = -Infinity;
+  let maxStorageGb = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    if (!isMatching(candidates[i]!, minMemoryMb, providers, regions)) continue;
+    matched.push(i);
+    const price = monthly[i] as number;
+    if (price < minMonthlyMicros) minMonthlyMicros = price;
+    if (price > maxMonthlyMicros) maxMonthlyMicros = price;
+    if ((storage[i] as number) > maxStorageGb) maxStorageGb = storage[i] as number;
+  }
+  const base = new Float64Array(candidates.length);
+  const tie = new Float64Array(candidates.length);
+  const bounds = { minMonthlyMicros, maxMonthlyMicros, maxStorageGb };
+  for (const i of matched) {
+    const c = candidates[i]!;
+    base[i] = scoreOf(memory[i] as number, vcpus[i] as number, 0, { minMemoryMb, minVcpu });
+    tie[i] = tieBreakValue(c, minMemoryMb, minVcpu, bounds);
+    const b = base[i];
+    if (!Number.isFinite(tie[i]) || !Number.isFinite(monthly[i])) return undefined;
+    if (b > 100 || b - OVER_BUDGET_PENALTY < 0) return undefined;
+  }
+  matched.sort(
+    (i, j) =>
+      (base[j] as number) - (base[i] as number) ||
+      (tie[j] as number) - (tie[i] as number) ||
+      (monthly[i] as number) - (monthly[j] as number) ||
+      candidates[i]!.id - candidates[j]!.id,
+  );
+  const levelScore: number[] = [];
+  const starts: number[] = [];
+  matched.forEach((i, k) => {
+    if (k === 0 || base[i] !== base[matched[k - 1]!]) {
+      levelScore.push(base[i] as number);
+      starts.push(k);
+    }
+  });
+  starts.push(matched.length);
+  const prices = Float64Array.from(matched, (i) => monthly[i] as number).sort();
+  return {
+    order: Int32Array.from(matched),
+    levelScore,
+    levelStart: Int32Array.from(starts),
+    tie,
+    monthly,
+    prices,
+  };
+}
+
+let takenStamps = new Uint32Array(0);
+let lastStamp = 0;
+
+/** A stamp no group carries: 1, 2, ...; at the wrap every mark is cleared. */
+function nextStamp(): number {
+  if (lastStamp === 0xffffffff) {
+    takenStamps.fill(0);
+    lastStamp = 0;
+  }
+  return ++lastStamp;
+}
+
+/**
+ * The first `limit` groups' best records in the final order (match_score descending, tie-break
+ * value descending, price ascending, id ascending) with `budget` applied: for each final score,
+ * highest first, the in-budget records of that base score merged with the over-budget records
+ * of the base score OVER_BUDGET_PENALTY above, both already ordered by tie-break value, price
+ * and id. The first record seen of a group is its best.
+ */
+function walkInFinalOrder(
+  ranking: BudgetFreeRanking,
+  groups: ListGroups,
+  budget: number | undefined,
+  limit: number,
+): number[] {
+  const { order, levelScore, levelStart, tie, monthly } = ranking;
+  const out: number[] = [];
+  if (limit <= 0) return out;
+  // Groups taken by this call: those marked with this call's stamp (no array per request).
+  if (takenStamps.length < groups.groupCount) takenStamps = new Uint32Array(groups.groupCount);
+  const taken = takenStamps;
+  const stamp = nextStamp();
+  const { group } = groups;
+  const take = (i: number): boolean => {
+    const g = group[i]!;
+    if (taken[g] !== stamp) {
+      taken[g] = stamp;
+      out.push(i);
+    }
+    return out.length >= limit;
+  };
+  if (budget === undefined) {
+    for (const i of order) if (take(i)) break;
+    return out;
+  }
+  const finals = [...new Set(levelScore.flatMap((s) => [s, s - OVER_BUDGET_PENALTY]))].sort(
+    (a, b) => b - a,
+  );
+  // i in budget, j over it (or the reverse), same final score: tie-break value descending, then
+  // price ascending. Their prices are never equal (one is within the budget, the other above),
+  // so the id never decides.
+  const before = (i: number, j: number): boolean =>
+    (tie[i] as number) - (tie[j] as number) > 0 ||
+    (tie[i] === tie[j] && (monthly[i] as number) < (monthly[j] as number));
+  for (const final of finals) {
+    const a = levelScore.indexOf(final);
+    const b = levelScore.indexOf(final + OVER_BUDGET_PENALTY);
+    // In budget at this base score; over budget one penalty above.
+    let pa = a < 0 ? 0 : levelStart[a]!;
+    const endA = a < 0 ? 0 : levelStart[a + 1]!;
+    let pb = b < 0 ? 0 : levelStart[b]!;
+    const endB = b < 0 ? 0 : levelStart[b + 1]!;
+    for (;;) {
+      while (pa < endA && (monthly[order[pa]!] as number) > budget) pa++;
+      while (pb < endB && (monthly[order[pb]!] as number) <= budget) pb++;
+      if (pa >= endA && pb >= endB) break;
+      const next =
+        pb >= endB || (pa < endA && before(order[pa]!, order[pb]!)) ? order[pa++]! : order[pb++]!;
+      if (take(next)) return out;
+    }
+  }
+  return out;
+}
+
 // Scratch columns reused by every call (ranking is synchronous, so calls never overlap).
 let scoreScratch = new Float64Array(0);
 let tieScratch = new Float64Array(0);
@@ -261,6 +452,39 @@ function firstInOrder(
  * same comparison, so the sort sees the same input and gives the same output.
  */
 export function recommend<C extends Candidate>(
+  candidates: readonly C[],
+  criteria: RankCriteria,
+): RankResult<C> {
+  const prepared = Object.isFrozen(candidates)
+    ? budgetFreeRanking(candidates, criteria)
+    : undefined;
+  if (prepared === undefined) return rankEveryRecord(candidates, criteria);
+  const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
+  const ranked = walkInFinalOrder(
+    prepared,
+    listGroups(candidates),
+    criteria.budgetMaxMicros,
+    limit,
+  ).map((i, r): RankedCandidate<C> => {
+    const c = candidates[i]!;
+    return {
+      candidate: c,
+      parts: scoreParts(c, criteria),
+      tieBreak: prepared.tie[i] as number,
+      rank: r + 1,
+    };
+  });
+  // Shared by every request of this list and requirement (RankResult: read, never changed).
+  return { ranked, matchingMonthlyMicros: prepared.prices };
+}
+
+/**
+ * The recommendation list computed from every matching record: scores and tie-break values in
+ * scratch columns, each group's best, the winners ordered. Used for lists that are not frozen
+ * (nothing can be remembered for them) and when some value is not finite (then the order is
+ * the sort's, not a total order the walk of `walkInFinalOrder` can follow).
+ */
+function rankEveryRecord<C extends Candidate>(
   candidates: readonly C[],
   criteria: RankCriteria,
 ): RankResult<C> {
