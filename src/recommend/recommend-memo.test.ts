@@ -60,11 +60,26 @@ describe('RecommendMemo', () => {
     const memo = new RecommendMemo(64 * 1024);
     const index = {};
     const answer = { head: 'x'.repeat(1000), tail: '}}' };
-    for (let i = 0; i < 10_000; i++) memo.set(index, `key-${i}`, answer);
+    for (let i = 0; i < 10_000; i++) {
+      memo.offer(index, `key-${i}`, answer);
+      memo.offer(index, `key-${i}`, answer);
+    }
     expect(memo.bytesHeld).toBeLessThanOrEqual(64 * 1024);
     expect(memo.size).toBeGreaterThan(0);
     expect(memo.get(index, 'key-9999')).toBe(answer);
     expect(memo.get(index, 'key-0')).toBeUndefined();
+  });
+
+  it('keeps an answer from the second asking of its key, not the first', () => {
+    const memo = new RecommendMemo();
+    const index = {};
+    const answer = { head: 'x'.repeat(5000), tail: '}}' };
+    memo.offer(index, 'once', answer);
+    expect(memo.get(index, 'once')).toBeUndefined();
+    expect(memo.bytesHeld).toBe('once'.length * 2 + 96);
+    memo.offer(index, 'once', answer);
+    expect(memo.get(index, 'once')).toBe(answer);
+    expect(memo.bytesHeld).toBe((5000 + 2 + 4) * 2 + 96);
   });
 
   it('answers only for the index it was filled from', () => {
@@ -72,10 +87,11 @@ describe('RecommendMemo', () => {
     const first = {};
     const second = {};
     const answer = { head: '{"a":', tail: '}' };
-    memo.set(first, 'k', answer);
+    memo.offer(first, 'k', answer);
+    memo.offer(first, 'k', answer);
     expect(memo.get(first, 'k')).toBe(answer);
     expect(memo.get(second, 'k')).toBeUndefined();
-    memo.set(second, 'other', answer);
+    memo.offer(second, 'other', answer);
     expect(memo.get(first, 'k')).toBeUndefined();
     expect(memo.size).toBe(1);
   });

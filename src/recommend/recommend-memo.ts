@@ -2,6 +2,9 @@
 // A recommendation is a pure function of the index (one committed catalogue version), the
 // request's normalised fields and, in another currency, the one exchange rate used (D43): the
 // same inputs always give the same bytes, so they are computed once and kept, bounded in bytes.
+// Only a request asked again is kept: the first asking leaves its key and a shared marker, so a
+// stream of requests asked once (a budget slider) does not fill the old generation with ~5 KB
+// answers that are never read again.
 // The memo belongs to one index: a new index (a new version) starts an empty memo, so an answer
 // is never served for a version other than the one it was computed from.
 import { LRUCache } from 'lru-cache';
@@ -39,10 +42,14 @@ export interface MemoisedAnswer {
   readonly tail: string;
 }
 
+/** A request asked once, whose answer is not kept (yet): one shared object. */
+const SEEN = Object.freeze({ seen: true as const });
+type Entry = MemoisedAnswer | typeof SEEN;
+
 export class RecommendMemo {
   readonly #maxBytes: number;
   #owner: object | undefined;
-  #answers: LRUCache<string, MemoisedAnswer> | undefined;
+  #answers: LRUCache<string, Entry> | undefined;
 
   constructor(maxBytes: number = RECOMMEND_MEMO_MAX_BYTES) {
     this.#maxBytes = maxBytes;
@@ -50,22 +57,35 @@ export class RecommendMemo {
 
   /** The answer memoised for `key` under this index, if any. */
   get(index: object, key: string): MemoisedAnswer | undefined {
-    return this.#owner === index ? this.#answers?.get(key) : undefined;
+    const entry = this.#owner === index ? this.#answers?.get(key) : undefined;
+    return entry === undefined || entry === SEEN ? undefined : (entry as MemoisedAnswer);
   }
 
-  set(index: object, key: string, answer: MemoisedAnswer): void {
+  /**
+   * Offers the answer computed for `key`: kept when the key was asked before under this index,
+   * otherwise only the key is remembered (the next asking keeps its answer).
+   */
+  offer(index: object, key: string, answer: MemoisedAnswer): void {
     if (this.#maxBytes <= 0) return;
     if (this.#owner !== index || this.#answers === undefined) {
       this.#owner = index;
-      this.#answers = new LRUCache<string, MemoisedAnswer>({
+      this.#answers = new LRUCache<string, Entry>({
         maxSize: this.#maxBytes,
-        sizeCalculation: (value, k) => (value.head.length + value.tail.length + k.length) * 2 + 96,
+        sizeCalculation: (value, k) =>
+          (value === SEEN
+            ? k.length
+            : (value as MemoisedAnswer).head.length +
+              (value as MemoisedAnswer).tail.length +
+              k.length) *
+            2 +
+          96,
       });
     }
-    this.#answers.set(key, answer);
+    const answers = this.#answers;
+    answers.set(key, answers.has(key) ? answer : SEEN);
   }
 
-  /** Answers held (for tests). */
+  /** Entries held, answers and keys asked once (for tests). */
   get size(): number {
     return this.#answers?.size ?? 0;
   }

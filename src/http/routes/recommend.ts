@@ -19,8 +19,9 @@ import { RecommendRequestSchema, RecommendResponse } from '../schemas/recommend.
 export const RECOMMEND_RATE_LIMIT = 60;
 
 export function recommendRoute(app: FastifyInstance, { catalog, rates }: AppServices): void {
-  // Whole answers per (catalogue index, normalised request): a repeat costs the body check,
-  // the validation and one lookup (src/recommend/recommend-memo.ts; docs/performance.md).
+  // Whole answers per (catalogue index, normalised request), kept from their second asking: a
+  // repeat costs the body check, the validation and one lookup (src/recommend/recommend-memo.ts;
+  // docs/performance.md).
   const memo = new RecommendMemo();
   app.post(
     '/recommend',
@@ -69,7 +70,7 @@ export function recommendRoute(app: FastifyInstance, { catalog, rates }: AppServ
         answer = typeof body === 'string' ? splitAtQueryTime(body, 0) : undefined;
         if (answer === undefined)
           throw new Error('serialised /recommend answer has no query_time_ms');
-        memo.set(prepared.index, key, answer);
+        memo.offer(prepared.index, key, answer);
       }
       const elapsed = Math.round(performance.now() - started);
       return reply
