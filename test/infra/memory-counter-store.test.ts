@@ -42,6 +42,12 @@ it('keeps keys apart that the compact IPv4 form could confuse', async () => {
     ':1.2.3.4',
     'rl:/instances:29000000:255.255.255.255',
     'rl:/instances:29000000:256.1.1.1',
+    // The upper half of the address space, kept as signed 32-bit numbers: each still its own.
+    'rl:/instances:29000000:128.0.0.0',
+    'rl:/instances:29000000:0.0.0.0',
+    'rl:/instances:29000000:127.255.255.255',
+    'rl:/instances:29000000:-1',
+    'rl:/instances:29000000:-2147483648',
   ];
   for (const key of keys) expect(await store.increment(key, 60_000)).toBe(1);
   for (const key of keys) expect(await store.increment(key, 60_000)).toBe(2);

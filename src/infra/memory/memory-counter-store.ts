@@ -114,7 +114,10 @@ export class MemoryCounterStore implements CounterStore {
     const prefix = split < 0 ? '' : key.slice(0, split);
     // Anything but IPv4 is kept as the whole key: a slice of it would keep the key alive anyway
     // (V8 slices point into their parent string).
-    const client: ClientKey = (split < 0 ? undefined : ipv4Number(key.slice(split + 1))) ?? key;
+    const address = split < 0 ? undefined : ipv4Number(key.slice(split + 1));
+    // As a signed 32-bit integer (one to one with the address): a small integer to V8, where
+    // numbers from 2^31 (addresses from 128.0.0.0, half of them) would each be a heap number.
+    const client: ClientKey = address === undefined ? key : address | 0;
     let clients = this.#prefixes.get(prefix);
     const slot = clients?.get(client);
     if (slot === undefined) {
