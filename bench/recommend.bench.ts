@@ -84,8 +84,9 @@ parses the JSON request body before it answers.
 
 Case 1, request body the same on every request: \`${BODY}\`; response ${sample.body.length} B.
 /recommend memoises whole answers per catalogue index and normalised request
-(src/recommend/recommend-memo.ts): the first request ranks and explains the candidates, every
-later one with the same body validates it, finds the answer and writes its own query_time_ms.
+(src/recommend/recommend-memo.ts), kept from a request's second asking: the first two requests
+rank and explain the candidates, every later one with the same body validates it, finds the
+answer and writes its own query_time_ms.
 
 Case 2, a new budget on every request: \`${NEW_BUDGET_BODY}\`, \`{price}\` replaced per request by
 a value never sent before in $20-$500 (bench/wrk/new-client.lua), so every request misses the
