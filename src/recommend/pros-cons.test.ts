@@ -71,10 +71,10 @@ describe('memory, vCPU, budget, transfer and GPU sentences', () => {
       pros: [
         '4 GB memory: 2.12 GB above the 1.88 GB required',
         '4 TB monthly transfer included',
-        '1 × NVIDIA A100 GPU',
+        '1x NVIDIA A100 GPU',
       ],
       cons: [
-        'Memory is more than 1.5× the 1.88 GB required',
+        'Memory is more than 1.5x the 1.88 GB required',
         '2 vCPU, below the 3 vCPU suggested',
         '$12.00/month over the $50.00 budget',
       ],
@@ -100,7 +100,7 @@ describe('memory, vCPU, budget, transfer and GPU sentences', () => {
     expect(pros).toEqual([
       '1.07 GB memory: 100 MB above the 1000 MB required',
       '8 vCPU, above the 1 vCPU suggested',
-      '2 × GPU',
+      '2x GPU',
     ]);
     expect(cons).toEqual([]);
   });

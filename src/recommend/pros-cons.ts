@@ -59,7 +59,7 @@ export function prosAndCons(
       : `${formatMemoryText(c.memoryMb)} memory: ${formatMemoryText(headroom)} above the ${required} required`,
   );
   if (scored.parts.memoryPoints === MEMORY_POINTS_OVERSIZED) {
-    cons.push(`Memory is more than 1.5× the ${required} required`);
+    cons.push(`Memory is more than 1.5x the ${required} required`);
   }
 
   if (scored.parts.vcpuShort) {
@@ -84,7 +84,7 @@ export function prosAndCons(
   }
   if (c.gpuCount > 0) {
     const model = c.gpuType === null || c.gpuType.trim() === '' ? '' : `${c.gpuType.trim()} `;
-    pros.push(`${c.gpuCount} × ${model}GPU`);
+    pros.push(`${c.gpuCount}x ${model}GPU`);
   }
   return { pros, cons };
 }

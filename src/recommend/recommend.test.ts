@@ -82,7 +82,7 @@ describe('buildRecommendations', () => {
           pros: ['8 GB memory: 5 GB above the 3 GB required'],
           cons: [
             'Highest monthly price of 2 matching options',
-            'Memory is more than 1.5× the 3 GB required',
+            'Memory is more than 1.5x the 3 GB required',
             '1 vCPU, below the 2 vCPU suggested',
             '$10.004999/month over the $30.00 budget',
           ],
