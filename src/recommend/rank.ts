@@ -233,6 +233,11 @@ interface BudgetFreeRanking {
   /** Distinct base scores, descending; order[levelStart[k] .. levelStart[k + 1]) have levelScore[k]. */
   readonly levelScore: readonly number[];
   readonly levelStart: Int32Array;
+  /**
+   * The final scores a budget can give, highest first, each with the base levels it merges:
+   * `inBudget` (base = final) and `overBudget` (base = final + OVER_BUDGET_PENALTY), -1 for none.
+   */
+  readonly finals: readonly { readonly inBudget: number; readonly overBudget: number }[];
   /** Tie-break value by position (only matching positions are set). */
   readonly tie: Float64Array;
   readonly monthly: Float64Array;
@@ -321,10 +326,17 @@ function makeBudgetFreeRanking(
   });
   starts.push(matched.length);
   const prices = Float64Array.from(matched, (i) => monthly[i] as number).sort();
+  const finals = [...new Set(levelScore.flatMap((b) => [b, b - OVER_BUDGET_PENALTY]))]
+    .sort((x, y) => y - x)
+    .map((final) => ({
+      inBudget: levelScore.indexOf(final),
+      overBudget: levelScore.indexOf(final + OVER_BUDGET_PENALTY),
+    }));
   return {
     order: Int32Array.from(matched),
     levelScore,
     levelStart: Int32Array.from(starts),
+    finals,
     tie,
     monthly,
     prices,
@@ -356,7 +368,7 @@ function walkInFinalOrder(
   budget: number | undefined,
   limit: number,
 ): number[] {
-  const { order, levelScore, levelStart, tie, monthly } = ranking;
+  const { order, levelStart, finals, tie, monthly } = ranking;
   const out: number[] = [];
   if (limit <= 0) return out;
   // Groups taken by this call: those marked with this call's stamp (no array per request).
@@ -376,18 +388,13 @@ function walkInFinalOrder(
     for (const i of order) if (take(i)) break;
     return out;
   }
-  const finals = [...new Set(levelScore.flatMap((s) => [s, s - OVER_BUDGET_PENALTY]))].sort(
-    (a, b) => b - a,
-  );
   // i in budget, j over it (or the reverse), same final score: tie-break value descending, then
   // price ascending. Their prices are never equal (one is within the budget, the other above),
   // so the id never decides.
   const before = (i: number, j: number): boolean =>
     (tie[i] as number) - (tie[j] as number) > 0 ||
     (tie[i] === tie[j] && (monthly[i] as number) < (monthly[j] as number));
-  for (const final of finals) {
-    const a = levelScore.indexOf(final);
-    const b = levelScore.indexOf(final + OVER_BUDGET_PENALTY);
+  for (const { inBudget: a, overBudget: b } of finals) {
     // In budget at this base score; over budget one penalty above.
     let pa = a < 0 ? 0 : levelStart[a]!;
     const endA = a < 0 ? 0 : levelStart[a + 1]!;
