@@ -20,8 +20,8 @@ Fetches the named providers' catalogues (default: ${PROVIDER_NAMES.join(' ')}) f
 configured sources and stores each one atomically, as POST /sync does. Prints one row per
 provider; exit code 0 if every provider succeeded, 1 if any failed, 2 for bad arguments.
 
-  --force        apply a catalogue even when it removes more than half of a provider's available
-                 records (refused otherwise; a catalogue with none is always refused)
+  --force        apply a catalogue even when it leaves one of our regions that had records with
+                 none (refused otherwise; a catalogue with none at all is always refused)
   --format json   print the full sync report (the shape of POST /sync's data) instead of a
                  table (--json is the same)
 

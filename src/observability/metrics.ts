@@ -31,6 +31,8 @@ export interface Metrics {
   cacheLookup(cache: string, hit: boolean): void;
   /** One provider's sync attempt ended. */
   syncFinished(provider: string, outcome: SyncOutcome, seconds: number): void;
+  /** A sync read the provider's catalogue and skipped `count` records that failed validation. */
+  syncSkippedRecords(provider: string, count: number): void;
   /** One webhook delivery attempt ended (`delivered`, `failed`, `retrying`, `dropped`, …). */
   webhookDelivery(outcome: string): void;
   /** Gauges of records and last successful sync per provider, read when scraped. */
@@ -46,6 +48,7 @@ export const noopMetrics: Metrics = {
   rateLimiterUnavailable: () => undefined,
   cacheLookup: () => undefined,
   syncFinished: () => undefined,
+  syncSkippedRecords: () => undefined,
   webhookDelivery: () => undefined,
   watchCatalogue: () => undefined,
   watchExchangeRates: () => undefined,
@@ -107,6 +110,12 @@ export function createPrometheusMetrics(now: () => number = Date.now): Prometheu
     help: 'Duration of provider sync attempts by provider and outcome',
     labelNames: ['provider', 'outcome'] as const,
     buckets: SYNC_BUCKETS,
+    registers,
+  });
+  const skippedRecords = new Counter({
+    name: 'cloudprice_sync_skipped_records_total',
+    help: 'Upstream records skipped by syncs because they failed validation, by provider',
+    labelNames: ['provider'] as const,
     registers,
   });
   const webhooks = new Counter({
@@ -184,6 +193,8 @@ export function createPrometheusMetrics(now: () => number = Date.now): Prometheu
       syncs.inc({ provider, outcome });
       syncDuration.observe({ provider, outcome }, seconds);
     },
+    // inc(0) too, so the series exists (at 0) once a provider was synced.
+    syncSkippedRecords: (provider, count) => skippedRecords.inc({ provider }, count),
     webhookDelivery: (outcome) => webhooks.inc({ outcome }),
     watchCatalogue(read) {
       readCatalogue = read;

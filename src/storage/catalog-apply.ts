@@ -6,11 +6,19 @@ import type { InstanceOffer, ProviderCatalog } from '../sync/offer.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import { upsertRegions } from './catalog-seed.js';
 import type { ApplyCounts, SyncRunRecord } from './catalog-store.js';
+import { upsertInstances, upsertPricing } from './catalog-upserts.js';
+import { recordPriceChanges } from './history-apply.js';
 import { epochMs, insertSyncRun } from './sync-history.js';
+import { enqueueCompletedSync } from './webhook-store.js';
 
 // Applying one provider's catalogue (D22). Everything here runs inside the one transaction the
 // store opens, so a throw anywhere (ours or a constraint the database enforces) rolls it all
 // back and readers never see half a catalogue.
+//
+// Region by region (issue 22 item 1): the records of a region the catalogue covers are replaced
+// by its offers, those of a region it names as gone are removed, and those of any other region
+// are left exactly as they were. A region whose upstream record failed to parse is in neither
+// list, so a malformed record never removes a region's records.
 
 export type ApplyRun = Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>;
 
@@ -22,24 +30,20 @@ export interface CatalogChange {
   readonly removed: number;
   /** Available records after the apply. */
   readonly remaining: number;
+  /** Our regions that had available records before the apply and would have none after. */
+  readonly emptiedRegions: readonly string[];
 }
 
 export interface ApplyOptions {
   /** Runs inside the transaction before the commit; a throw rolls the whole apply back. */
   readonly check?: (change: CatalogChange) => void;
   /**
-   * Record the run's `completed_at` as the time of the transaction's last statement, after the
-   * catalogue version lock and every write, rather than `run.completedAt` (issue 15 item 9).
-   * `run.completedAt` stays the time of the data the apply writes: pricing `updated_at`, price
-   * periods' `valid_from`/`valid_to`, change-feed `at` and the webhook events. The sync service
-   * sets it; a caller recording a run at a time it chose (tests, imports) leaves it unset.
+   * The provider lock's signal (CatalogStore.withProviderLock): aborted once the lock is lost,
+   * and then the apply rolls back rather than commit unprotected. Checked before every part of
+   * the apply and right before its last writes.
    */
-  readonly completedAtCommit?: boolean;
+  readonly held?: AbortSignal;
 }
-
-/** Rows per multi-row INSERT: 12 and 7 bound values a row stay far below SQLite's 32,766. */
-const INSTANCE_CHUNK = 500;
-const PRICING_CHUNK = 1000;
 
 interface ApplyPlan {
   readonly regionCodes: readonly string[];
@@ -47,27 +51,6 @@ interface ApplyPlan {
   readonly instances: readonly InstanceOffer[];
   /** One offer per (instance id, region), the last one given wins. */
   readonly offers: readonly InstanceOffer[];
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size)
-    out.push(items.slice(start, start + size));
-  return out;
-}
-
-function wholeNumber(value: number, field: string, instanceId: string): number {
-  if (!Number.isSafeInteger(value)) {
-    throw new TypeError(`offer ${instanceId}: ${field} must be an integer, got ${String(value)}`);
-  }
-  return value;
-}
-
-function finiteNumber(value: number, field: string, instanceId: string): number {
-  if (!Number.isFinite(value)) {
-    throw new TypeError(`offer ${instanceId}: ${field} must be a finite number`);
-  }
-  return value;
 }
 
 /**
@@ -97,156 +80,66 @@ export function planApply(catalog: ProviderCatalog): ApplyPlan {
   };
 }
 
-async function upsertInstances(
-  trx: Transaction<CatalogDatabase>,
-  providerId: number,
-  instances: readonly InstanceOffer[],
-): Promise<void> {
-  for (const chunk of chunks(instances, INSTANCE_CHUNK)) {
-    const rows = chunk.map((o) => ({
-      provider_id: providerId,
-      instance_id: o.instanceId,
-      instance_name: o.instanceName,
-      vcpu: wholeNumber(o.vcpu, 'vcpu', o.instanceId),
-      memory_mb: wholeNumber(o.memoryMb, 'memoryMb', o.instanceId),
-      storage_gb: wholeNumber(o.storageGb, 'storageGb', o.instanceId),
-      transfer_tb: finiteNumber(o.transferTb, 'transferTb', o.instanceId),
-      network_speed_gbps: finiteNumber(o.networkSpeedGbps, 'networkSpeedGbps', o.instanceId),
-      gpu_count: wholeNumber(o.gpuCount, 'gpuCount', o.instanceId),
-      gpu_type: o.gpuType,
-      instance_family: o.family,
-    }));
-    await trx
-      .insertInto('instances')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['provider_id', 'instance_id']).doUpdateSet((eb) => ({
-          instance_name: eb.ref('excluded.instance_name'),
-          vcpu: eb.ref('excluded.vcpu'),
-          memory_mb: eb.ref('excluded.memory_mb'),
-          storage_gb: eb.ref('excluded.storage_gb'),
-          transfer_tb: eb.ref('excluded.transfer_tb'),
-          network_speed_gbps: eb.ref('excluded.network_speed_gbps'),
-          gpu_count: eb.ref('excluded.gpu_count'),
-          gpu_type: eb.ref('excluded.gpu_type'),
-          instance_family: eb.ref('excluded.instance_family'),
-        })),
-      )
-      .execute();
+/** Codes outside the specification's table for this provider (section 4.5) are an error. */
+function checkRegionCodes(catalog: ProviderCatalog, codes: readonly string[]): void {
+  const ours = new Set(regionsOf(catalog.provider).map((r) => r.regionCode));
+  const unknown = codes.filter((code) => !ours.has(code));
+  if (unknown.length > 0) {
+    throw new Error(`unknown region codes for ${catalog.provider}: ${JSON.stringify(unknown)}`);
   }
 }
 
-async function upsertPricing(
-  trx: Transaction<CatalogDatabase>,
-  providerId: number,
-  offers: readonly InstanceOffer[],
-  updatedAt: number,
-  observedAt: number,
-): Promise<Set<number>> {
-  const stored = new Set<number>();
-  const instanceRefs = new Map<string, number>();
-  const instanceRows = await trx
-    .selectFrom('instances')
-    .select(['id', 'instance_id'])
-    .where('provider_id', '=', providerId)
-    .execute();
-  for (const row of instanceRows) instanceRefs.set(row.instance_id, row.id);
-  const regionIds = new Map<string, number>();
-  const regionRows = await trx
-    .selectFrom('regions')
-    .select(['id', 'region_code'])
-    .where('provider_id', '=', providerId)
-    .execute();
-  for (const row of regionRows) regionIds.set(row.region_code, row.id);
-
-  for (const chunk of chunks(offers, PRICING_CHUNK)) {
-    const rows = chunk.map((o) => {
-      const instanceRef = instanceRefs.get(o.instanceId);
-      const regionId = regionIds.get(o.regionCode);
-      if (instanceRef === undefined) throw new Error(`offer ${o.instanceId}: instance not stored`);
-      if (regionId === undefined) {
-        throw new Error(
-          `offer ${o.instanceId}: unknown region code ${JSON.stringify(o.regionCode)}`,
-        );
-      }
-      return {
-        instance_ref: instanceRef,
-        region_id: regionId,
-        hourly_micros: wholeNumber(o.hourlyMicros, 'hourlyMicros', o.instanceId),
-        monthly_micros: wholeNumber(o.monthlyMicros, 'monthlyMicros', o.instanceId),
-        available: 1,
-        updated_at: updatedAt,
-        observed_at: observedAt,
-      };
-    });
-    await trx
-      .insertInto('pricing')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['instance_ref', 'region_id']).doUpdateSet((eb) => ({
-          hourly_micros: eb.ref('excluded.hourly_micros'),
-          monthly_micros: eb.ref('excluded.monthly_micros'),
-          available: eb.ref('excluded.available'),
-          updated_at: eb.ref('excluded.updated_at'),
-          observed_at: eb.ref('excluded.observed_at'),
-        })),
-      )
-      .returning('id')
-      .execute()
-      .then((rows) => {
-        for (const row of rows) stored.add(Number(row.id));
-      });
-  }
-  return stored;
+function countBy<T>(items: readonly T[], key: (item: T) => number): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
 }
 
 /**
- * The apply's last write. Its row lock is held until COMMIT, so a concurrent apply waits here for
- * this one to commit and then reads the bumped value: versions follow commit order (issue 15).
- * Kept last so that applies of different providers overlap everywhere else.
- */
-async function bumpCatalogVersion(trx: Transaction<CatalogDatabase>): Promise<void> {
-  await trx
-    .updateTable('catalog_version')
-    .set((eb) => ({ version: eb('version', '+', 1) }))
-    .where('id', '=', 1)
-    .execute();
-}
-
-/**
- * Replaces the provider's catalogue inside `trx` and appends the successful run. Call it in a
- * transaction that covers nothing else.
+ * The catalogue part of an apply: replaces the provider's records region by region, runs the
+ * caller's check and appends the successful run. Returns the counts and the run's row id.
  */
 export async function applyCatalogInTransaction(
   trx: Transaction<CatalogDatabase>,
   catalog: ProviderCatalog,
   run: ApplyRun,
   options: ApplyOptions = {},
-): Promise<ApplyCounts> {
+): Promise<{ readonly counts: ApplyCounts; readonly runId: number }> {
   if (run.provider !== catalog.provider) {
     throw new Error('sync run and catalogue name different providers');
   }
   const plan = planApply(catalog);
+  const gone = (catalog.goneRegionCodes ?? []).filter((code) => !plan.regionCodes.includes(code));
+  const scope = [...plan.regionCodes, ...gone];
+  checkRegionCodes(catalog, scope);
   const updatedAt = epochMs(run.completedAt, 'completedAt');
   // D37: when the prices were observed upstream; a catalogue without provenance was fetched
   // by this run.
   const observedAt = epochMs(catalog.dataSource?.observedAt ?? run.startedAt, 'observedAt');
 
-  // Mark everything unavailable, then the upserts below mark what the catalogue holds available
-  // again: what is left at 0 vanished upstream (D15). Being a write, this first statement also
-  // takes SQLite's write lock at once (its BEGIN is deferred; a read first could not upgrade).
+  // Mark everything in the covered and gone regions unavailable, then the upserts below mark
+  // what the catalogue holds available again: what is left at 0 vanished upstream (D15). Being
+  // a write, this first statement also takes SQLite's write lock at once (its BEGIN is
+  // deferred; a read first could not upgrade), even when it matches no row.
   const wasAvailable = await trx
     .updateTable('pricing')
     .set({ available: 0, updated_at: updatedAt })
     .where('available', '=', sql.lit(1))
-    .where('instance_ref', 'in', (eb) =>
-      eb
-        .selectFrom('instances as i')
-        .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
-        .select('i.id')
-        .where('pv.name', '=', catalog.provider),
+    .where((eb) =>
+      scope.length === 0
+        ? sql<boolean>`1 = 0`
+        : eb(
+            'region_id',
+            'in',
+            eb
+              .selectFrom('regions as r')
+              .innerJoin('providers as pv', 'pv.id', 'r.provider_id')
+              .select('r.id')
+              .where('pv.name', '=', catalog.provider)
+              .where('r.region_code', 'in', scope),
+          ),
     )
-    .returning('id')
+    .returning(['id', 'region_id'])
     .execute();
 
   const provider = await trx
@@ -257,21 +150,43 @@ export async function applyCatalogInTransaction(
   if (provider === undefined) {
     throw new Error(`provider ${catalog.provider} is not seeded; run migrate() first`);
   }
+  // The provider's records in the regions left alone: still available, untouched.
+  const kept = await trx
+    .selectFrom('pricing as p')
+    .innerJoin('regions as r', 'r.id', 'p.region_id')
+    .where('r.provider_id', '=', provider.id)
+    .where('p.available', '=', sql.lit(1))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
 
-  // A code outside the specification's table for this provider (section 4.5) is an error.
-  const known = regionsOf(catalog.provider).filter((r) => plan.regionCodes.includes(r.regionCode));
-  if (known.length !== plan.regionCodes.length) {
-    const unknown = plan.regionCodes.filter((code) => !known.some((r) => r.regionCode === code));
-    throw new Error(`unknown region codes for ${catalog.provider}: ${JSON.stringify(unknown)}`);
-  }
-  await upsertRegions(trx, provider.id, known);
+  const covered = regionsOf(catalog.provider).filter((r) =>
+    plan.regionCodes.includes(r.regionCode),
+  );
+  await upsertRegions(trx, provider.id, covered);
   await upsertInstances(trx, provider.id, plan.instances);
   const nowAvailable = await upsertPricing(trx, provider.id, plan.offers, updatedAt, observedAt);
-  // Before anything commits: the caller may refuse a change (a provider emptied or halved).
+
+  const before = countBy(wasAvailable, (row) => row.region_id);
+  const after = countBy(nowAvailable, (row) => row.regionId);
+  const emptiedIds = [...before.keys()].filter((regionId) => !after.has(regionId));
+  const emptiedRegions =
+    emptiedIds.length === 0
+      ? []
+      : (
+          await trx
+            .selectFrom('regions')
+            .select('region_code')
+            .where('id', 'in', emptiedIds)
+            .orderBy('region_code')
+            .execute()
+        ).map((row) => row.region_code);
+  const stillAvailable = new Set(nowAvailable.map((row) => row.id));
+  // Before anything commits: the caller may refuse a change (a provider or a region emptied).
   options.check?.({
-    previous: wasAvailable.length,
-    removed: wasAvailable.filter((row) => !nowAvailable.has(Number(row.id))).length,
-    remaining: nowAvailable.size,
+    previous: wasAvailable.length + Number(kept.n),
+    removed: wasAvailable.filter((row) => !stillAvailable.has(Number(row.id))).length,
+    remaining: nowAvailable.length + Number(kept.n),
+    emptiedRegions,
   });
 
   const counts: ApplyCounts = {
@@ -279,7 +194,7 @@ export async function applyCatalogInTransaction(
     instances: plan.instances.length,
     pricing: plan.offers.length,
   };
-  await insertSyncRun(trx, {
+  const runId = await insertSyncRun(trx, {
     ...run,
     success: true,
     counts,
@@ -287,6 +202,50 @@ export async function applyCatalogInTransaction(
     errorMessage: null,
     dataSource: catalog.dataSource ?? null,
   });
-  await bumpCatalogVersion(trx);
+  return { counts, runId };
+}
+
+/**
+ * The apply's last writes: the catalogue version bump and the run's record of the version it
+ * got. The bump's row lock is held until COMMIT, so a concurrent apply waits there for this one
+ * to commit and then reads the bumped value: versions follow commit order (issue 15). Being
+ * last, the lock is held only for these two one-row statements and the commit, so applies of
+ * different providers overlap in everything else (issue 22 item 3).
+ */
+async function commitCatalogVersion(
+  trx: Transaction<CatalogDatabase>,
+  runId: number,
+): Promise<void> {
+  const bumped = await trx
+    .updateTable('catalog_version')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', 1)
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('sync_runs')
+    .set({ catalog_version: bumped.version })
+    .where('id', '=', runId)
+    .execute();
+}
+
+/**
+ * One whole apply inside `trx` (a transaction that covers nothing else): the catalogue, the
+ * successful run, the history of what it changed (D38) and the webhook deliveries announcing it
+ * (D42), all committing or rolling back together, and the version bump last.
+ */
+export async function applyProviderCatalogInTransaction(
+  trx: Transaction<CatalogDatabase>,
+  catalog: ProviderCatalog,
+  run: ApplyRun,
+  options: ApplyOptions = {},
+): Promise<ApplyCounts> {
+  options.held?.throwIfAborted();
+  const { counts, runId } = await applyCatalogInTransaction(trx, catalog, run, options);
+  options.held?.throwIfAborted();
+  const changes = await recordPriceChanges(trx, { ...run, runId });
+  await enqueueCompletedSync(trx, { ...run, counts, changes });
+  options.held?.throwIfAborted();
+  await commitCatalogVersion(trx, runId);
   return counts;
 }

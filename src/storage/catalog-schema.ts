@@ -78,6 +78,11 @@ export interface SyncRunsTable {
   readonly source_observed_at: Generated<number | null>;
   /** Short text naming the upstream and the recording. */
   readonly source_text: Generated<string | null>;
+  /**
+   * The catalogue version a successful run's apply committed (migration 006): commit order, so
+   * the change feed pages by it. 0 for runs applied before the migration; null for failed runs.
+   */
+  readonly catalog_version: Generated<number | null>;
 }
 
 /** One row (id 1): the committed catalogue version, bumped inside every apply. */

@@ -230,9 +230,12 @@ export interface CatalogStore {
   countAvailable(): Promise<number>;
   /**
    * Runs fn while holding the provider's sync lock, so two syncs of one provider never overlap
-   * (D24): across every replica on PostgreSQL (an advisory lock), within the process on SQLite.
-   * A caller that finds the lock held waits for it; the lock is released however fn ends.
+   * (D24): across every replica and process on PostgreSQL (an advisory lock) and on one SQLite
+   * file (a lease row, sqlite/sqlite-provider-lock.ts). A caller that finds the lock held waits
+   * for it; the lock is released however fn ends. `held` aborts when the lock is lost while fn
+   * runs (its database session ended, its lease was taken over): fn must then stop, and an
+   * apply given it (ApplyOptions.held) rolls back.
    */
-  withProviderLock<T>(provider: ProviderName, fn: () => Promise<T>): Promise<T>;
+  withProviderLock<T>(provider: ProviderName, fn: (held: AbortSignal) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

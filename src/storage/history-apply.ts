@@ -46,6 +46,8 @@ export interface HistoryRun {
   readonly syncId: string;
   readonly provider: ProviderName;
   readonly completedAt: Date;
+  /** The run's sync_runs.id: its catalog_version orders the feed (migration 006). */
+  readonly runId: number;
 }
 
 /**
@@ -157,6 +159,7 @@ export async function recordPriceChanges(
           old_monthly_micros: change.old?.monthlyMicros ?? null,
           new_hourly_micros: change.new?.hourlyMicros ?? null,
           new_monthly_micros: change.new?.monthlyMicros ?? null,
+          run_id: run.runId,
         })),
       )
       .returning(['id', 'pricing_id'])

@@ -36,6 +36,11 @@ export interface PriceChangesTable {
   readonly old_monthly_micros: number | null;
   readonly new_hourly_micros: number | null;
   readonly new_monthly_micros: number | null;
+  /**
+   * The run (sync_runs.id) whose apply wrote it (migration 006); its catalog_version orders the
+   * feed. Null only for an item of a run the migration could not find.
+   */
+  readonly run_id: number | null;
 }
 
 export interface WebhooksTable {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ProviderName } from '../catalog/model.js';
 import type { ProviderCatalog } from '../sync/offer.js';
-import { applyCatalogInTransaction } from './catalog-apply.js';
+import { applyProviderCatalogInTransaction } from './catalog-apply.js';
 import type { ApplyOptions, ApplyRun } from './catalog-apply.js';
 import {
   countAvailableRecords,
@@ -31,26 +31,20 @@ import type {
   SyncRunRecord,
 } from './catalog-store.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
-import { recordPriceChanges } from './history-apply.js';
 import { createHistoryStore, type HistoryStore } from './history-store.js';
 import { runMigrations } from './migrations/run-migrations.js';
-import {
-  createWebhookStore,
-  enqueueCompletedSync,
-  enqueueFailedSync,
-  type WebhookStore,
-} from './webhook-store.js';
+import { createWebhookStore, enqueueFailedSync, type WebhookStore } from './webhook-store.js';
 import {
   insertSyncRun,
   selectLastSuccessfulSync,
   selectLatestRecordedRun,
   selectProviderStates,
-  stampCompletedAt,
 } from './sync-history.js';
 
 /** Serialises syncs of one provider (D24); each dialect brings its own. */
 export interface ProviderLock {
-  withLock<T>(provider: ProviderName, fn: () => Promise<T>): Promise<T>;
+  /** See CatalogStore.withProviderLock. */
+  withLock<T>(provider: ProviderName, fn: (held: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 export interface KyselyCatalogStoreParts {
@@ -140,16 +134,9 @@ export class KyselyCatalogStore implements CatalogStore {
   ): Promise<ApplyCounts> {
     const counts = await this.#db()
       .transaction()
-      .execute(async (trx) => {
-        const counts = await applyCatalogInTransaction(trx, catalog, run, options);
-        // The history of what this apply changed commits or rolls back with it (D38), and so do
-        // the webhook deliveries announcing it (D42): a crash after the commit loses none.
-        const changes = await recordPriceChanges(trx, run);
-        await enqueueCompletedSync(trx, { ...run, counts, changes });
-        // Last: the run is complete when this commits (issue 15 item 9).
-        if (options?.completedAtCommit === true) await stampCompletedAt(trx, run);
-        return counts;
-      });
+      // The history of what this apply changed commits or rolls back with it (D38), and so do
+      // the webhook deliveries announcing it (D42): a crash after the commit loses none.
+      .execute((trx) => applyProviderCatalogInTransaction(trx, catalog, run, options));
     await Promise.allSettled([...this.#committed].map((listener) => listener()));
     return counts;
   }
@@ -185,7 +172,10 @@ export class KyselyCatalogStore implements CatalogStore {
     return await countAvailableRecords(this.#db());
   }
 
-  async withProviderLock<T>(provider: ProviderName, fn: () => Promise<T>): Promise<T> {
+  async withProviderLock<T>(
+    provider: ProviderName,
+    fn: (held: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     this.#db();
     return await this.#parts.providerLock.withLock(provider, fn);
   }

@@ -17,8 +17,9 @@ export function epochMs(date: Date, name: string): number {
   return ms;
 }
 
-export async function insertSyncRun(db: Executor, run: SyncRunRecord): Promise<void> {
-  await db
+/** Appends the run and returns its row id. */
+export async function insertSyncRun(db: Executor, run: SyncRunRecord): Promise<number> {
+  const row = await db
     .insertInto('sync_runs')
     .values({
       sync_id: run.syncId,
@@ -36,28 +37,9 @@ export async function insertSyncRun(db: Executor, run: SyncRunRecord): Promise<v
         run.dataSource == null ? null : epochMs(run.dataSource.observedAt, 'observedAt'),
       source_text: run.dataSource?.source ?? null,
     })
-    .execute();
-}
-
-/**
- * Sets a successful run's completed_at to now (never earlier than it was): the last statement
- * of its apply transaction, so the time is later than every write of the apply and, on
- * PostgreSQL, than the commit of every apply that held the catalogue version row before it.
- */
-export async function stampCompletedAt(
-  trx: Transaction<CatalogDatabase>,
-  run: Pick<SyncRunRecord, 'syncId' | 'provider' | 'completedAt'>,
-): Promise<void> {
-  const applied = epochMs(run.completedAt, 'completedAt');
-  await trx
-    .updateTable('sync_runs')
-    .set({ completed_at: Math.max(Date.now(), applied) })
-    // provider and completed_at lead an index (sync_runs_provider_completed_idx).
-    .where('provider', '=', run.provider)
-    .where('completed_at', '=', applied)
-    .where('sync_id', '=', run.syncId)
-    .where('success', '=', 1)
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 /** The provider's most recently recorded run (highest id), or null before its first. */

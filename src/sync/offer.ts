@@ -35,14 +35,43 @@ export interface DataSource {
   readonly source: string;
 }
 
-/** A provider's whole current catalogue for our regions, ready to apply in one transaction. */
+/**
+ * Why an upstream record was skipped: `invalid_region` a region record failed its schema,
+ * `invalid_type` an instance type (plan, product) record failed its schema or holds an unusable
+ * figure, `duplicate` a second record with an id already read, `unclassified` a type whose
+ * class or family we do not know, `unusable_price` a type without a usable price in one of our
+ * regions.
+ */
+export const SKIP_REASONS = [
+  'invalid_region',
+  'invalid_type',
+  'duplicate',
+  'unclassified',
+  'unusable_price',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+export type SkipCounts = Partial<Record<SkipReason, number>>;
+
+/**
+ * A provider's current catalogue for our regions, ready to apply in one transaction. It speaks
+ * per region (see catalog-apply.ts): the records of a region in `regionCodes` are replaced by
+ * its offers, those of a region in `goneRegionCodes` are removed, and those of any other region
+ * of ours are kept as they were, because the upstream did not say what it holds there.
+ */
 export interface ProviderCatalog {
   readonly provider: ProviderName;
-  /** Our region codes that the upstream reported (the ones that get synced). */
+  /** Our regions whose offers this catalogue lists completely (the ones that get synced). */
   readonly regionCodes: readonly string[];
+  /**
+   * Our regions the upstream says are gone: absent from its region list, while every region
+   * record was read, and named by no offer. Never a region whose record failed to parse.
+   */
+  readonly goneRegionCodes?: readonly string[];
   readonly offers: readonly InstanceOffer[];
   /** Upstream records that failed validation and were skipped. */
   readonly skippedRecords: number;
+  /** The skipped records by reason; the counts add up to `skippedRecords`. */
+  readonly skippedReasons?: SkipCounts;
   /**
    * Provenance of every price in it (D37). The sync always sets it (see sync/provenance.ts);
    * a catalogue without one is stored as observed when its sync started.

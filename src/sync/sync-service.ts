@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import type { ProviderName } from '../catalog/model.js';
 import type { InvalidationBus } from '../infra/invalidation-bus.js';
 import { noopMetrics, type Metrics } from '../observability/metrics.js';
-import type { CatalogChange } from '../storage/catalog-apply.js';
 import type { CatalogStore, SyncRunRecord } from '../storage/catalog-store.js';
-import type { ProviderAdapter } from './offer.js';
+import { checkCatalogChange } from './catalog-guard.js';
+import type { ProviderAdapter, ProviderCatalog, SkipCounts } from './offer.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface ProviderSyncResult {
@@ -18,6 +18,22 @@ export interface ProviderSyncResult {
   readonly duration_ms: number;
   readonly error?: string;
   readonly error_details?: { readonly code: string; readonly message: string };
+  /**
+   * Upstream records this sync skipped because they failed validation, by reason (extension,
+   * issue 22). Present whenever the provider's catalogue was read, success or not.
+   */
+  readonly skipped_records?: SkippedRecordsJson;
+}
+
+export interface SkippedRecordsJson {
+  readonly count: number;
+  readonly reasons: SkipCounts;
+}
+
+/** A provider's result and the completed_at of the run it reports (one instant per sync). */
+interface ProviderOutcome {
+  readonly result: ProviderSyncResult;
+  readonly completedAt: Date;
 }
 
 export interface SyncReport {
@@ -39,8 +55,9 @@ export interface SyncReport {
 
 export interface SyncOptions {
   /**
-   * Apply even a catalogue that removes more than half of a provider's available records
-   * (never one that leaves it with none). POST /sync `force`, `cloudprice sync --force`.
+   * Apply even a catalogue that leaves one of our regions that had available records with none
+   * (the upstream no longer lists it, or lists nothing in it); its only effect. Never one that
+   * leaves the provider with none. POST /sync `force`, `cloudprice sync --force`.
    */
   readonly force?: boolean;
   /** Told of each provider's result as soon as it is known (the CLI's progress line). */
@@ -58,7 +75,11 @@ export interface SyncServiceDeps {
   readonly store: CatalogStore;
   readonly adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
   readonly bus: InvalidationBus;
-  readonly log: { error(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
+  readonly log: {
+    error(obj: unknown, msg: string): void;
+    info(obj: unknown, msg: string): void;
+    warn?(obj: unknown, msg: string): void;
+  };
   /** Sync durations and outcomes per provider (D51). */
   readonly metrics?: Metrics;
 }
@@ -73,7 +94,7 @@ export function newSyncId(now: number = Date.now()): string {
 export function createSyncService(deps: SyncServiceDeps): SyncService {
   // D24 within one process: a request that finds a provider's sync running shares its result.
   // Across replicas the store's provider lock serialises them.
-  const running = new Map<ProviderName, Promise<ProviderSyncResult>>();
+  const running = new Map<ProviderName, Promise<ProviderOutcome>>();
   const controller = { current: new AbortController() };
   const metrics = deps.metrics ?? noopMetrics;
 
@@ -93,29 +114,37 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     provider: ProviderName,
     syncId: string,
     force: boolean,
-  ): Promise<ProviderSyncResult> {
+  ): Promise<ProviderOutcome> {
     const started = new Date();
     const clock = performance.now();
     const elapsed = () => Math.round(performance.now() - clock);
     // Taken now: abortAll() replaces the controller, and a sync still waiting for the provider
     // lock when the service shuts down must see the abort too.
     const signal = controller.current.signal;
+    let skipped: SkippedRecordsJson | undefined;
+    /** The provider lock's signal once taken: aborted when the lock was lost. */
+    let lock: AbortSignal | undefined;
 
     /** Logs, counts and records a failed attempt (never throws) and returns its result. */
-    async function failed(error: unknown): Promise<ProviderSyncResult> {
-      const { code, message } = signal.aborted ? ABORTED : describeFailure(error);
+    async function failed(error: unknown): Promise<ProviderOutcome> {
+      const { code, message } = signal.aborted
+        ? ABORTED
+        : lock?.aborted === true
+          ? LOCK_LOST
+          : describeFailure(error);
       deps.log.error({ err: error, provider, syncId }, 'provider sync failed');
       metrics.syncFinished(
         provider,
         signal.aborted ? 'aborted' : 'failure',
         (performance.now() - clock) / 1000,
       );
+      const completedAt = new Date();
       await deps.store
         .recordFailedRun({
           syncId,
           provider,
           startedAt: started,
-          completedAt: new Date(),
+          completedAt,
           success: false,
           counts: { regions: 0, instances: 0, pricing: 0 },
           errorCode: code,
@@ -124,7 +153,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
         .catch((recordError: unknown) =>
           deps.log.error({ err: recordError }, 'could not record failed sync'),
         );
-      return {
+      const result: ProviderSyncResult = {
         provider,
         success: false,
         regions_synced: 0,
@@ -133,50 +162,79 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
         duration_ms: elapsed(),
         error: message,
         error_details: { code, message },
+        ...(skipped === undefined ? {} : { skipped_records: skipped }),
       };
+      return { result, completedAt };
+    }
+
+    /** Counts, logs and reports the records the upstream's catalogue had to skip. */
+    function noteSkipped(catalog: ProviderCatalog): void {
+      skipped = { count: catalog.skippedRecords, reasons: catalog.skippedReasons ?? {} };
+      metrics.syncSkippedRecords(provider, catalog.skippedRecords);
+      if (catalog.skippedRecords > 0) {
+        (deps.log.warn ?? deps.log.info).call(
+          deps.log,
+          { provider, syncId, skipped_records: skipped },
+          'upstream records skipped: they failed validation',
+        );
+      }
     }
 
     try {
       // The newest run recorded before this request waits for the lock (see recordedSince).
       const seen = (await deps.store.latestRecordedRun(provider))?.id ?? 0;
-      const outcome = await deps.store.withProviderLock(provider, async () => {
+      const outcome = await deps.store.withProviderLock(provider, async (held) => {
+        lock = held;
         // D24 across replicas: a sync of this provider that another replica finished while we
         // waited for the lock is the answer to this request too; do not fetch again.
         const finished = await recordedSince(provider, seen);
         if (finished !== undefined) return { finished };
         try {
-          const catalog = await deps.adapters[provider].fetchCatalog(signal);
-          // completedAt: the time of the data written (history, feed, events); the run's own
-          // completed_at is stamped by the apply's last statement (issue 15 item 9).
+          // A lost provider lock (its session ended) stops the fetch, and the apply refuses to
+          // commit: another process may be syncing this provider now (D24).
+          const catalog = await deps.adapters[provider].fetchCatalog(
+            AbortSignal.any([signal, held]),
+          );
+          noteSkipped(catalog);
+          // One instant for the whole sync: the run's completed_at (health last_sync), its
+          // history periods, feed items and events, and the report's completed_at.
+          const completedAt = new Date();
           const applied = await deps.store.applyProviderCatalog(
             catalog,
-            { syncId, provider, startedAt: started, completedAt: new Date() },
+            { syncId, provider, startedAt: started, completedAt },
             {
               check: (change) => checkCatalogChange(provider, change, force),
-              completedAtCommit: true,
+              held,
             },
           );
-          return { applied };
+          return { applied, completedAt };
         } catch (error) {
           // Recorded before the lock is released, so a request waiting for it finds this run
           // and reports its failure (D24) rather than fetching again.
           return { failure: await failed(error) };
         }
       });
-      if (outcome.finished !== undefined) return reported(outcome.finished, elapsed());
+      if (outcome.finished !== undefined) {
+        return {
+          result: reported(outcome.finished, elapsed()),
+          completedAt: outcome.finished.completedAt,
+        };
+      }
       if (outcome.failure !== undefined) return outcome.failure;
       const counts = outcome.applied;
       deps.log.info({ provider, syncId, counts }, 'provider synced');
       metrics.syncFinished(provider, 'success', (performance.now() - clock) / 1000);
       await announceChange(provider, syncId);
-      return {
+      const result: ProviderSyncResult = {
         provider,
         success: true,
         regions_synced: counts.regions,
         instances_synced: counts.instances,
         pricing_synced: counts.pricing,
         duration_ms: elapsed(),
+        ...(skipped === undefined ? {} : { skipped_records: skipped }),
       };
+      return { result, completedAt: outcome.completedAt };
     } catch (error) {
       // The lock could not be taken or the history not read: nobody holds this attempt's lock.
       return await failed(error);
@@ -202,7 +260,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     provider: ProviderName,
     syncId: string,
     force: boolean,
-  ): Promise<ProviderSyncResult> {
+  ): Promise<ProviderOutcome> {
     // A request joining a sync already running shares its result, forced or not.
     let result = running.get(provider);
     if (result === undefined) {
@@ -216,22 +274,29 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     async sync(providers, options = {}) {
       const syncId = newSyncId();
       const startedAt = new Date();
+      const clock = performance.now();
       const force = options.force === true;
       const done = options.onProviderDone;
-      const results = await Promise.all(
+      const outcomes = await Promise.all(
         providers.map((p) => {
-          const result = shared(p, syncId, force);
-          return done === undefined ? result : result.then((r) => (done(r), r));
+          const outcome = shared(p, syncId, force);
+          return done === undefined ? outcome : outcome.then((o) => (done(o.result), o));
         }),
       );
-      const completedAt = new Date();
+      const results = outcomes.map((o) => o.result);
+      // The completed_at of the newest run reported: for one provider, the very instant its
+      // history, feed, events and /health carry (issue 22). Never before the request began (a
+      // run another replica finished while this request waited may carry an earlier time).
+      const completedAt = new Date(
+        Math.max(startedAt.getTime(), ...outcomes.map((o) => o.completedAt.getTime())),
+      );
       const succeeded = results.filter((r) => r.success);
       return {
         sync_id: syncId,
         success: succeeded.length === results.length,
         started_at: startedAt.toISOString(),
         completed_at: completedAt.toISOString(),
-        total_duration_ms: completedAt.getTime() - startedAt.getTime(),
+        total_duration_ms: Math.round(performance.now() - clock),
         providers: results,
         summary: {
           total_providers: results.length,
@@ -291,33 +356,14 @@ const ABORTED = {
 } as const;
 
 /**
- * Refuses, before it commits, a catalogue that would leave the provider with no available records
- * (an empty but valid upstream: none of our regions listed, every type skipped) or, unless
- * forced, remove more than half of them: both are far likelier an upstream fault than a real
- * change, and refusing keeps the previous catalogue (D22). Issue 15 item 3.
+ * The provider lock was lost while the sync ran (its database session ended): another process
+ * may have taken it, so this sync stopped before committing (D24). Documented in docs/api.md.
  */
-export function checkCatalogChange(
-  provider: ProviderName,
-  change: CatalogChange,
-  force: boolean,
-): void {
-  if (change.remaining === 0) {
-    throw new UpstreamError(
-      'UPSTREAM_INVALID_DATA',
-      `${provider}: the upstream lists no usable instance offer for our regions (${change.previous} available before)`,
-      {
-        publicMessage:
-          'The upstream lists no usable instance offer for our regions; the previous catalogue is unchanged',
-      },
-    );
-  }
-  if (!force && change.removed * 2 > change.previous) {
-    const text = `The sync would remove ${change.removed} of ${change.previous} available records (more than half); the previous catalogue is unchanged. Send "force": true to apply it`;
-    throw new UpstreamError('UPSTREAM_INVALID_DATA', `${provider}: ${text}`, {
-      publicMessage: text,
-    });
-  }
-}
+const LOCK_LOST = {
+  code: 'SYNC_LOCK_LOST',
+  message:
+    'The sync lost its provider lock and stopped without applying; the previous catalogue is unchanged',
+} as const;
 
 /** What a client may see of a failure: a coded message; the detail is logged (D4). */
 function describeFailure(error: unknown): { code: string; message: string } {

@@ -1,5 +1,5 @@
 // Builders for catalogues and sync runs, and helpers that read a store back whole.
-import type { ProviderName } from '../../src/catalog/model.js';
+import { regionsOf, type ProviderName } from '../../src/catalog/model.js';
 import type {
   CatalogStore,
   InstanceRow,
@@ -27,10 +27,14 @@ export function offer(fields: OfferKey & Partial<InstanceOffer>): InstanceOffer 
   };
 }
 
+/**
+ * A provider's catalogue covering `regionCodes`, by default every region of ours for the
+ * provider: an upstream that lists all of them, so a region without an offer here is emptied.
+ */
 export function catalog(
   provider: ProviderName,
   offers: readonly InstanceOffer[],
-  regionCodes: readonly string[] = [...new Set(offers.map((o) => o.regionCode))],
+  regionCodes: readonly string[] = regionsOf(provider).map((r) => r.regionCode),
 ): ProviderCatalog {
   return { provider, regionCodes, offers, skippedRecords: 0 };
 }

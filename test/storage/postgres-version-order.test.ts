@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CatalogIndexHolder } from '../../src/catalog/index/catalog-index-holder.js';
-import { applyCatalogInTransaction, planApply } from '../../src/storage/catalog-apply.js';
+import { applyProviderCatalogInTransaction, planApply } from '../../src/storage/catalog-apply.js';
 import type { CatalogDatabase } from '../../src/storage/catalog-schema.js';
 import type { CatalogStore, InstanceQuery } from '../../src/storage/catalog-store.js';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
@@ -69,7 +69,7 @@ for (const backend of postgres) {
       let appliedA = false;
       const runA = run('provider_a', new Date(Date.now() + 1_000));
       const committedA = other.transaction().execute(async (trx) => {
-        await applyCatalogInTransaction(trx, shrunkA, runA);
+        await applyProviderCatalogInTransaction(trx, shrunkA, runA);
         appliedA = true;
         await gate;
       });
@@ -125,7 +125,7 @@ for (const backend of postgres) {
       const gate = new Promise<void>((resolve) => (release = resolve));
       let appliedA = false;
       const committedA = other.transaction().execute(async (trx) => {
-        await applyCatalogInTransaction(trx, shrunkA, run('provider_a'));
+        await applyProviderCatalogInTransaction(trx, shrunkA, run('provider_a'));
         appliedA = true;
         await gate;
       });

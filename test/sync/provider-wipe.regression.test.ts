@@ -1,8 +1,7 @@
 // Regression tests for issue 15 item 3, "an empty but valid upstream wipes a provider and reports
 // success": provider_a answering with valid documents that list none of our regions (or whose
 // types are all skipped) used to mark the whole provider unavailable with success: true. Now such
-// a sync fails with UPSTREAM_INVALID_DATA and keeps the previous catalogue; a sync removing more
-// than half of a provider's available records is refused the same way unless force is true.
+// a sync fails with UPSTREAM_INVALID_DATA and keeps the previous catalogue, force or not.
 // A real local fake upstream plays provider_a; every storage backend runs it.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -119,25 +118,20 @@ for (const backend of await storeBackends()) {
       }
     });
 
-    it('a sync removing more than half of the records is refused unless force is true', async () => {
+    // Issue 22: force has one meaning, emptying a region (region-integrity.test.ts). Types the
+    // upstream stopped selling in regions it still lists are a real change, applied without it.
+    it('a sync removing most types of every listed region is applied without force', async () => {
       const before = await total();
       fake.setJson('/provider_a/linode/types', page(TYPES.data.slice(0, 3)));
       try {
-        const refused = await sync();
-        expect(refused.result.success).toBe(false);
-        expect(refused.result.error_details?.code).toBe('UPSTREAM_INVALID_DATA');
-        expect(refused.result.error_details?.message).toContain('force');
-        expect(await total()).toBe(before);
-
-        const forced = await sync({ force: true });
-        expect(forced.result.success).toBe(true);
+        const applied = await sync();
+        expect(applied.result.success).toBe(true);
         const after = await total();
         expect(after).toBeGreaterThan(0);
         expect(after * 2).toBeLessThan(before);
       } finally {
         fake.setJson('/provider_a/linode/types', TYPES);
       }
-      // Growing back is never refused.
       expect((await sync()).result.success).toBe(true);
       expect(await total()).toBe(before);
     });

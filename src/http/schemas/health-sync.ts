@@ -161,7 +161,7 @@ export const SyncRequest = Type.Object({
     Type.Boolean({
       default: false,
       description:
-        "Extension: true applies a catalogue that removes more than half of a provider's available records (refused otherwise with UPSTREAM_INVALID_DATA). A catalogue with no available record is always refused.",
+        'Extension, and its only effect: true applies a catalogue that leaves one of our regions that had available records with none (the upstream no longer lists the region, or lists nothing in it); without it such a sync fails for that provider with UPSTREAM_INVALID_DATA and keeps the previous catalogue. A catalogue that leaves the provider with no available record is always refused.',
     }),
   ),
 });
@@ -178,10 +178,34 @@ export const ProviderSyncResult = Type.Object({
     Type.Object({
       code: Type.String({
         description:
-          'UPSTREAM_TIMEOUT, UPSTREAM_NETWORK_ERROR, UPSTREAM_HTTP_ERROR, UPSTREAM_INVALID_DATA, UPSTREAM_TOO_LARGE, UPSTREAM_REDIRECT_REFUSED, SYNC_ABORTED or SYNC_APPLY_FAILED',
+          'UPSTREAM_TIMEOUT, UPSTREAM_NETWORK_ERROR, UPSTREAM_HTTP_ERROR, UPSTREAM_INVALID_DATA, UPSTREAM_TOO_LARGE, UPSTREAM_REDIRECT_REFUSED, SYNC_ABORTED, SYNC_LOCK_LOST or SYNC_APPLY_FAILED',
       }),
       message: Type.String(),
     }),
+  ),
+  skipped_records: Type.Optional(
+    Type.Object(
+      {
+        count: Type.Integer({ minimum: 0 }),
+        reasons: Type.Object(
+          {
+            invalid_region: Type.Optional(Type.Integer({ minimum: 1 })),
+            invalid_type: Type.Optional(Type.Integer({ minimum: 1 })),
+            duplicate: Type.Optional(Type.Integer({ minimum: 1 })),
+            unclassified: Type.Optional(Type.Integer({ minimum: 1 })),
+            unusable_price: Type.Optional(Type.Integer({ minimum: 1 })),
+          },
+          {
+            description:
+              'Counts by reason, only reasons that occurred: invalid_region (a region record failed its schema), invalid_type (an instance type, plan or product record failed its schema or holds an unusable figure), duplicate (a second record with an id already read), unclassified (a type whose class or family is unknown), unusable_price (no usable price in one of our regions).',
+          },
+        ),
+      },
+      {
+        description:
+          "Extension: upstream records this sync skipped because they failed validation (count = the sum of reasons). Present whenever the provider's catalogue was read, also when its sync then failed. A skipped region record never removes that region's records: they are kept as they were.",
+      },
+    ),
   ),
 });
 

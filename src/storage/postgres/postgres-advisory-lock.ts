@@ -19,12 +19,22 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** Why a provider lock's `held` signal aborted (CatalogStore.withProviderLock). */
+export class ProviderLockLostError extends Error {
+  constructor(provider: ProviderName, cause?: unknown) {
+    super(`the ${provider} sync lock was lost (its database session ended)`, { cause });
+    this.name = 'ProviderLockLostError';
+  }
+}
+
 /**
  * D24 across replicas: a session-level pg_advisory_lock on a connection held for the whole
  * sync. The connections come from their own small pool, so holders never starve queries, and
  * an in-process mutex in front means one process waits on at most one connection per provider.
- * If the session dies the server frees the lock; a failed unlock destroys the session for the
- * same reason.
+ * If the session dies the server frees the lock, and another replica may take it at once: the
+ * holder hears of it (the client's 'error' or 'end'), aborts `held`, and its sync stops and
+ * rolls back rather than apply unprotected. A failed unlock destroys the session for the same
+ * reason.
  */
 export class AdvisoryProviderLock implements ProviderLock {
   readonly #pool: pg.Pool;
@@ -34,17 +44,21 @@ export class AdvisoryProviderLock implements ProviderLock {
     this.#pool = pool;
   }
 
-  withLock<T>(provider: ProviderName, fn: () => Promise<T>): Promise<T> {
+  withLock<T>(provider: ProviderName, fn: (held: AbortSignal) => Promise<T>): Promise<T> {
     return this.#local.run(provider, async () => {
       const key = [LOCK_NAMESPACE, providerLockKey(provider)];
       const client = await this.#pool.connect();
+      const lost = new AbortController();
       // A checked-out pg client with no 'error' listener turns a dropped connection into an
-      // uncaught exception that ends the process. The server frees the lock with the session;
-      // the failed unlock below then destroys the client.
-      const onError = () => undefined;
+      // uncaught exception that ends the process. Either event means the session, and with it
+      // the lock, is gone.
+      const onError = (error: unknown) => lost.abort(new ProviderLockLostError(provider, error));
+      const onEnd = () => lost.abort(new ProviderLockLostError(provider));
       client.on('error', onError);
+      client.on('end', onEnd);
       const release = (error?: Error) => {
         client.off('error', onError);
+        client.off('end', onEnd);
         client.release(error);
       };
       try {
@@ -54,7 +68,7 @@ export class AdvisoryProviderLock implements ProviderLock {
         throw error;
       }
       try {
-        return await fn();
+        return await fn(lost.signal);
       } finally {
         try {
           await client.query('select pg_advisory_unlock($1::int4, $2::int4)', key);

@@ -64,7 +64,8 @@ export function openSqliteCatalogStore(
     capabilities: sqliteCapabilities,
     displayNames: resolveDisplayNames(options),
     providerLock: {
-      withLock: (provider, fn) => fileLocks.run(`${lockScope}\u0000${provider}`, fn),
+      withLock: (provider, fn) =>
+        fileLocks.run(`${lockScope}\u0000${provider}`, () => fn(new AbortController().signal)),
     },
     closeExtra: () => {
       if (database.open) database.close();

@@ -3,6 +3,8 @@
 // so one absurd value can neither reach the catalogue nor lose precision on its way to storage.
 import { Type } from 'typebox';
 import { decimalToMicros, MICROS_PER_DOLLAR } from '../../catalog/money.js';
+import type { SkipCounts, SkipReason } from '../offer.js';
+import type { RegionMapping } from './region-map.js';
 
 /** Longest instance-type or region id we accept; real ids are under 40 characters. */
 export const MAX_ID_LENGTH = 64;
@@ -98,17 +100,83 @@ export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T
 
 /**
  * Validated records by id, in upstream order; the first record with an id wins. Records that
- * fail `check`, and later duplicates (which would list one instance type twice), are counted.
+ * fail `check` are counted as `invalid`, with the id they claim when it is a string
+ * (`invalidIds`), and later duplicates (which would list one instance type twice) as
+ * `duplicates`.
  */
 export function validRecords<T extends { readonly id: string }>(
   records: readonly unknown[],
   check: (value: unknown) => value is T,
-): { readonly byId: Map<string, T>; readonly skipped: number } {
+): {
+  readonly byId: Map<string, T>;
+  readonly invalid: number;
+  readonly invalidIds: ReadonlySet<string>;
+  readonly duplicates: number;
+} {
   const byId = new Map<string, T>();
-  let skipped = 0;
+  const invalidIds = new Set<string>();
+  let invalid = 0;
+  let duplicates = 0;
   for (const record of records) {
-    if (check(record) && !byId.has(record.id)) byId.set(record.id, record);
-    else skipped += 1;
+    if (!check(record)) {
+      invalid += 1;
+      const id = claimedId(record);
+      if (id !== undefined) invalidIds.add(id);
+    } else if (byId.has(record.id)) duplicates += 1;
+    else byId.set(record.id, record);
   }
-  return { byId, skipped };
+  return { byId, invalid, invalidIds, duplicates };
+}
+
+/** The `id` an unvalidated record claims, when it is a string. */
+function claimedId(record: unknown): string | undefined {
+  if (typeof record !== 'object' || record === null || !Object.hasOwn(record, 'id')) {
+    return undefined;
+  }
+  const id: unknown = (record as { id: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Skipped records counted by reason (offer.ts SkipReason). */
+export class SkipTally {
+  readonly #counts: SkipCounts = {};
+
+  add(reason: SkipReason, count = 1): void {
+    if (count > 0) this.#counts[reason] = (this.#counts[reason] ?? 0) + count;
+  }
+
+  get total(): number {
+    return Object.values(this.#counts).reduce((sum, n) => sum + n, 0);
+  }
+
+  get counts(): SkipCounts {
+    return { ...this.#counts };
+  }
+}
+
+/**
+ * provider_a and provider_b: our regions absent from the valid region records that the upstream
+ * says are gone. Absence is explicit only when every region record was read (none failed its
+ * schema, or the failed ones name other regions) and no type names the region; otherwise the
+ * region is unknown this time and its records are kept (catalog-apply.ts).
+ */
+export function goneRegions(
+  regionMap: readonly RegionMapping[],
+  regions: {
+    readonly byId: ReadonlyMap<string, unknown>;
+    readonly invalid: number;
+    readonly invalidIds: ReadonlySet<string>;
+  },
+  namedByTypes: ReadonlySet<string>,
+): string[] {
+  const unidentified = regions.invalid > regions.invalidIds.size;
+  return regionMap
+    .filter(
+      (m) =>
+        !regions.byId.has(m.upstreamId) &&
+        !unidentified &&
+        !regions.invalidIds.has(m.upstreamId) &&
+        !namedByTypes.has(m.upstreamId),
+    )
+    .map((m) => m.regionCode);
 }

@@ -151,7 +151,7 @@ export function applyContract(ctx: StoreContext): void {
         catalog('provider_a', []),
         run('provider_a'),
       );
-      expect(emptied).toEqual({ regions: 0, instances: 0, pricing: 0 });
+      expect(emptied).toEqual({ regions: 3, instances: 0, pricing: 0 });
       expect(await ctx.store.countAvailable()).toBe(0);
       await ctx.store.applyProviderCatalog(
         catalog('provider_a', [{ ...first, monthlyMicros: 6_000_000 }]),

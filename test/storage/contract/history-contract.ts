@@ -75,7 +75,8 @@ export function historyContract(ctx: StoreContext): void {
         latestRun: {
           ...applied,
           success: true,
-          counts: { regions: 2, instances: 2, pricing: 3 },
+          // regions: the regions the catalogue covers (all three of ours), not those with offers.
+          counts: { regions: 3, instances: 2, pricing: 3 },
           errorCode: null,
           errorMessage: null,
           dataSource: null,

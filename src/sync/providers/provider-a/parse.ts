@@ -14,7 +14,14 @@ import type { InstanceOffer, ProviderCatalog } from '../../offer.js';
 import { roundMicrosToCent } from '../../../catalog/money.js';
 import { UpstreamError } from '../../upstream-error.js';
 import type { RegionMapping } from '../region-map.js';
-import { LIMITS, priceToMicros, scaleTo, validRecords } from '../upstream-values.js';
+import {
+  goneRegions,
+  LIMITS,
+  priceToMicros,
+  scaleTo,
+  SkipTally,
+  validRecords,
+} from '../upstream-values.js';
 import { classifyLinodeType, linodeGpuType, requiredCapabilities } from './classify.js';
 import {
   checkLinodePage,
@@ -93,12 +100,15 @@ export function parseProviderACatalog(
   });
 
   const offers: InstanceOffer[] = [];
-  let skipped = regions.skipped + types.skipped;
+  const skipped = new SkipTally();
+  skipped.add('invalid_region', regions.invalid);
+  skipped.add('invalid_type', types.invalid);
+  skipped.add('duplicate', regions.duplicates + types.duplicates);
   for (const type of types.byId.values()) {
     const classification = classifyLinodeType(type.class, type.gpus);
     if (classification.kind === 'excluded') continue;
     if (classification.kind === 'unknown') {
-      skipped += 1;
+      skipped.add('unclassified');
       continue;
     }
     const needed = requiredCapabilities(type.class, type.gpus);
@@ -128,13 +138,19 @@ export function parseProviderACatalog(
       });
     }
     if (priced) offers.push(...typeOffers);
-    else skipped += 1;
+    else skipped.add('unusable_price');
   }
 
+  // A region-specific price names a region: one that has it is not gone, whatever /regions says.
+  const priced = new Set(
+    [...types.byId.values()].flatMap((type) => (type.region_prices ?? []).map((p) => p.id)),
+  );
   return {
     provider: 'provider_a',
     regionCodes: reported.map((region) => region.regionCode),
+    goneRegionCodes: goneRegions(regionMap, regions, priced),
     offers,
-    skippedRecords: skipped,
+    skippedRecords: skipped.total,
+    skippedReasons: skipped.counts,
   };
 }

@@ -19,10 +19,12 @@ import { UpstreamError } from '../../upstream-error.js';
 import type { RegionMapping } from '../region-map.js';
 import {
   divideRoundHalfUp,
+  goneRegions,
   LIMITS,
   ownValue,
   priceToMicros,
   scaleTo,
+  SkipTally,
   validRecords,
 } from '../upstream-values.js';
 import { classifyVultrPlan } from './classify.js';
@@ -120,13 +122,16 @@ export function parseProviderBCatalog(
 
   const reported = regionMap.filter((mapping) => regions.byId.has(mapping.upstreamId));
   const offers: InstanceOffer[] = [];
-  let skipped = regions.skipped + plans.skipped;
+  const skipped = new SkipTally();
+  skipped.add('invalid_region', regions.invalid);
+  skipped.add('invalid_type', plans.invalid);
+  skipped.add('duplicate', regions.duplicates + plans.duplicates);
   for (const plan of plans.byId.values()) {
     if (plan.deploy_ondemand === false) continue;
     const classification = classifyVultrPlan(plan);
     if (classification.kind === 'excluded') continue;
     if (classification.kind === 'invalid') {
-      skipped += 1;
+      skipped.add('unclassified');
       continue;
     }
     const locations = new Set(plan.locations);
@@ -156,13 +161,17 @@ export function parseProviderBCatalog(
       });
     }
     if (priced) offers.push(...planOffers);
-    else skipped += 1;
+    else skipped.add('unusable_price');
   }
 
+  // A plan sold in a region names it: that region is not gone, whatever /regions says.
+  const located = new Set([...plans.byId.values()].flatMap((plan) => plan.locations));
   return {
     provider: 'provider_b',
     regionCodes: reported.map((region) => region.regionCode),
+    goneRegionCodes: goneRegions(regionMap, regions, located),
     offers,
-    skippedRecords: skipped,
+    skippedRecords: skipped.total,
+    skippedReasons: skipped.counts,
   };
 }

@@ -8,6 +8,7 @@ import { resolveRegionMap, type RegionMapOverrides } from '../region-map.js';
 import { EC2_OFFER_CODE, fetchRegionFileRefs } from './fetch.js';
 import { mapProviderCOffers } from './parse.js';
 import { scanRegionFile, type RegionScanOptions } from './region-file-worker.js';
+import { SkipTally } from '../upstream-values.js';
 
 export interface ProviderCAdapterOptions {
   /**
@@ -43,7 +44,7 @@ export function createProviderCAdapter(options: ProviderCAdapterOptions): Provid
     async fetchCatalog(signal: AbortSignal): Promise<ProviderCatalog> {
       const refs = await fetchRegionFileRefs(options.client, regionMap, signal);
       const offers: InstanceOffer[] = [];
-      let skippedRecords = 0;
+      const skipped = new SkipTally();
       for (const ref of refs) {
         const scan = await scanRegionFile(options.client, ref, scanOptions, signal);
         const what = `provider_c GET ${ref.path}`;
@@ -67,13 +68,20 @@ export function createProviderCAdapter(options: ProviderCAdapterOptions): Provid
           );
         }
         offers.push(...mapped.offers);
-        skippedRecords += mapped.skipped + scan.invalidProducts;
+        skipped.add('invalid_type', mapped.invalid + scan.invalidProducts);
+        skipped.add('duplicate', mapped.duplicates);
       }
+      // The region index is provider_c's region list and a region's offers come only from
+      // the file it names: a region of ours the index does not list is gone upstream (its
+      // removal is then held back by the sync's empty-region rule unless forced).
+      const listed = new Set(refs.map((ref) => ref.regionCode));
       return {
         provider: 'provider_c',
-        regionCodes: refs.map((ref) => ref.regionCode),
+        regionCodes: [...listed],
+        goneRegionCodes: regionMap.map((m) => m.regionCode).filter((code) => !listed.has(code)),
         offers,
-        skippedRecords,
+        skippedRecords: skipped.total,
+        skippedReasons: skipped.counts,
       };
     },
   };

@@ -202,8 +202,11 @@ describe('the plain on-demand Linux filter', () => {
 
 describe('mapProviderCOffers', () => {
   it('maps a product to an offer in our units, with monthly = hourly x 730 rounded to the cent', () => {
-    const { offers, skipped } = mapProviderCOffers([kept('A', {}, ['0.1240000000'])], REGION);
-    expect(skipped).toBe(0);
+    const { offers, invalid, duplicates } = mapProviderCOffers(
+      [kept('A', {}, ['0.1240000000'])],
+      REGION,
+    );
+    expect(invalid + duplicates).toBe(0);
     expect(offers).toEqual([
       {
         instanceId: 'm5.large',
@@ -245,7 +248,11 @@ describe('mapProviderCOffers', () => {
     ['a negative price', ['-0.1']],
     ['an absurd price', ['20000.0']],
   ])('skips and counts a product with %s', (_name, prices) => {
-    expect(mapProviderCOffers([kept('A', {}, prices)], REGION)).toEqual({ offers: [], skipped: 1 });
+    expect(mapProviderCOffers([kept('A', {}, prices)], REGION)).toEqual({
+      offers: [],
+      invalid: 1,
+      duplicates: 0,
+    });
   });
 
   it.each([
@@ -258,7 +265,11 @@ describe('mapProviderCOffers', () => {
     ['a malformed instance type', { instanceType: 'M5 Large' }],
     ['a missing instance type', { instanceType: undefined }],
   ])('skips and counts a product with %s', (_name, attributes) => {
-    expect(mapProviderCOffers([kept('A', attributes)], REGION)).toEqual({ offers: [], skipped: 1 });
+    expect(mapProviderCOffers([kept('A', attributes)], REGION)).toEqual({
+      offers: [],
+      invalid: 1,
+      duplicates: 0,
+    });
   });
 
   it('leaves accelerator families out without counting them as skipped', () => {
@@ -266,7 +277,7 @@ describe('mapProviderCOffers', () => {
       instanceType: 'inf2.xlarge',
       instanceFamily: 'Machine Learning ASIC Instances',
     });
-    expect(mapProviderCOffers([inf2], REGION)).toEqual({ offers: [], skipped: 0 });
+    expect(mapProviderCOffers([inf2], REGION)).toEqual({ offers: [], invalid: 0, duplicates: 0 });
   });
 
   it('lists a GPU type with its model and the gpu family', () => {
@@ -291,16 +302,16 @@ describe('mapProviderCOffers', () => {
       [a, b],
       [b, a],
     ]) {
-      const { offers, skipped } = mapProviderCOffers(order, REGION);
+      const { offers, invalid, duplicates } = mapProviderCOffers(order, REGION);
       expect(offers.map((o) => o.hourlyMicros)).toEqual([100_000]);
-      expect(skipped).toBe(1);
+      expect([invalid, duplicates]).toEqual([0, 1]);
     }
   });
 
   it('turns the sample offer file into exactly its plain Linux offers', () => {
     const scanner = new OfferFileScanner({ upstreamRegionCode: REGION });
     scanner.push(new TextEncoder().encode(offerFileText(sampleLayout())));
-    const { offers, skipped } = mapProviderCOffers(scanner.end().products, REGION);
+    const { offers, invalid } = mapProviderCOffers(scanner.end().products, REGION);
     // Windows, RHEL, Dedicated, BYOL, Local Zone, capacity variants and Storage are filtered
     // out; the Reserved-only SKU (r5.large) has no on-demand price and is skipped and counted.
     expect(offers.map((o) => [o.instanceId, o.hourlyMicros])).toEqual([
@@ -309,6 +320,6 @@ describe('mapProviderCOffers', () => {
       ['m5.large', 124_000],
       ['t3.micro', 13_600],
     ]);
-    expect(skipped).toBe(1);
+    expect(invalid).toBe(1);
   });
 });

@@ -29,8 +29,10 @@ const INSTANCE_TYPE = /^[a-z][a-z0-9-]*\.[a-z0-9-]+$/;
 export interface RegionOffers {
   /** Sorted by instance id. */
   readonly offers: InstanceOffer[];
-  /** Kept products that failed validation (bad specs, no or bad price, a second SKU of a type). */
-  readonly skipped: number;
+  /** Kept products that failed validation (bad specs, no or bad price). */
+  readonly invalid: number;
+  /** Kept products of a type already listed (a second SKU of one type). */
+  readonly duplicates: number;
 }
 
 /** The product's on-demand hourly price in micro-dollars, or null when it has none we accept. */
@@ -110,12 +112,17 @@ export function mapProviderCOffers(
 ): RegionOffers {
   const bySku = [...products].sort((x, y) => (x.sku < y.sku ? -1 : x.sku > y.sku ? 1 : 0));
   const offers = new Map<string, InstanceOffer>();
-  let skipped = 0;
+  let invalid = 0;
+  let duplicates = 0;
   for (const product of bySku) {
     const mapped = mapProduct(product, regionCode);
     if (mapped.kind === 'excluded') continue;
-    if (mapped.kind === 'invalid' || offers.has(mapped.offer.instanceId)) {
-      skipped += 1;
+    if (mapped.kind === 'invalid') {
+      invalid += 1;
+      continue;
+    }
+    if (offers.has(mapped.offer.instanceId)) {
+      duplicates += 1;
       continue;
     }
     offers.set(mapped.offer.instanceId, mapped.offer);
@@ -123,5 +130,5 @@ export function mapProviderCOffers(
   const sorted = [...offers.values()].sort((x, y) =>
     x.instanceId < y.instanceId ? -1 : x.instanceId > y.instanceId ? 1 : 0,
   );
-  return { offers: sorted, skipped };
+  return { offers: sorted, invalid, duplicates };
 }
