@@ -116,18 +116,25 @@ function limitOf(raw: Raw): number {
   return value;
 }
 
-/** The cursor is opaque to clients: base64url of `<at ms>.<id>`. */
+/**
+ * The cursor is opaque to clients: base64url of `v<catalogue version>.<id>`, the position of
+ * the last item a page returned in the feed's commit order (issue 22). A cursor of the earlier
+ * form, `<at ms>.<id>`, still works: it resumes after the item with that id (its version is
+ * looked up), so a client paging across an upgrade neither repeats nor misses an item.
+ */
 export function encodeCursor(cursor: ChangeCursor): string {
-  return Buffer.from(`${cursor.at}.${cursor.id}`).toString('base64url');
+  return Buffer.from(`v${cursor.version ?? 0}.${cursor.id}`).toString('base64url');
 }
 
 export function decodeCursor(text: string): ChangeCursor | undefined {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(text)) return undefined;
-  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(text, 'base64url').toString('latin1'));
+  const plain = Buffer.from(text, 'base64url').toString('latin1');
+  const match = /^(v?)(\d{1,15})\.(\d{1,15})$/.exec(plain);
   if (match === null) return undefined;
-  const at = Number(match[1]);
-  const id = Number(match[2]);
-  return Number.isSafeInteger(at) && Number.isSafeInteger(id) ? { at, id } : undefined;
+  const first = Number(match[2]);
+  const id = Number(match[3]);
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(id)) return undefined;
+  return match[1] === 'v' ? { version: first, id } : { id };
 }
 
 /** GET /changes (D40); `now` places the default window. */

@@ -13,7 +13,7 @@ import {
 } from './catalog-queries.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import type { InstancePage, InstanceQuery, InstanceRow } from './catalog-store.js';
-import type { ChangeQuery, ChangePage, RecordHistory } from './history-store.js';
+import type { ChangeCursor, ChangeQuery, ChangePage, RecordHistory } from './history-store.js';
 import { epochMs } from './sync-history.js';
 
 // Reads of the price history and the change feed (D39, D40, D41), shared by both dialects.
@@ -59,13 +59,20 @@ function prices(hourly: number | null, monthly: number | null): Prices | null {
     : { hourlyMicros: hourly, monthlyMicros: monthly };
 }
 
-/** One page of the feed, oldest first (at, then id), after the cursor position when given. */
+/**
+ * One page of the feed in commit order (the catalogue version its run committed, then id; issue
+ * 22), after the cursor position when given. A commit always gets a higher version than every
+ * commit before it and no reader sees it before it commits, so a client that pages to the end
+ * sees every item once, whichever order concurrent applies took their times in.
+ */
 export async function selectChanges(db: Executor, query: ChangeQuery): Promise<ChangePage> {
   if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
     throw new RangeError('limit must be a positive integer');
   }
+  const after = query.after === undefined ? undefined : await cursorPosition(db, query.after);
   let select = db
     .selectFrom('price_changes as c')
+    .innerJoin('sync_runs as s', 's.id', 'c.run_id')
     .innerJoin('pricing as p', 'p.id', 'c.pricing_id')
     .innerJoin('instances as i', 'i.id', 'p.instance_ref')
     .where('c.at', '>=', epochMs(query.since, 'since'));
@@ -73,18 +80,18 @@ export async function selectChanges(db: Executor, query: ChangeQuery): Promise<C
   if (query.provider !== undefined) select = select.where('c.provider', '=', query.provider);
   if (query.region !== undefined) select = select.where('c.region_code', '=', query.region);
   if (query.kind !== undefined) select = select.where('c.kind', '=', query.kind);
-  const after = query.after;
   if (after !== undefined) {
     select = select.where((eb) =>
       eb.or([
-        eb('c.at', '>', after.at),
-        eb.and([eb('c.at', '=', after.at), eb('c.id', '>', after.id)]),
+        eb('s.catalog_version', '>', after.version),
+        eb.and([eb('s.catalog_version', '=', after.version), eb('c.id', '>', after.id)]),
       ]),
     );
   }
   const rows = await select
     .select([
       'c.id as id',
+      's.catalog_version as version',
       'c.at as at',
       'c.sync_id as sync_id',
       'c.kind as kind',
@@ -98,7 +105,7 @@ export async function selectChanges(db: Executor, query: ChangeQuery): Promise<C
       'c.new_hourly_micros as new_hourly',
       'c.new_monthly_micros as new_monthly',
     ])
-    .orderBy('c.at', 'asc')
+    .orderBy('s.catalog_version', 'asc')
     .orderBy('c.id', 'asc')
     .limit(query.limit + 1)
     .execute();
@@ -122,9 +129,27 @@ export async function selectChanges(db: Executor, query: ChangeQuery): Promise<C
       new: prices(row.new_hourly, row.new_monthly),
     };
   });
-  const last = changes.at(-1);
+  const last = rows[query.limit - 1];
   const more = rows.length > query.limit && last !== undefined;
-  return { changes, next: more ? { at: last.at.getTime(), id: last.id } : null };
+  return { changes, next: more ? { version: Number(last.version ?? 0), id: last.id } : null };
+}
+
+/**
+ * The cursor's full position. A cursor of the earlier form carries only the item's id: its
+ * version is read (items are never deleted; an unknown id reads as version 0).
+ */
+async function cursorPosition(
+  db: Executor,
+  cursor: ChangeCursor,
+): Promise<{ readonly version: number; readonly id: number }> {
+  if (cursor.version !== undefined) return { version: cursor.version, id: cursor.id };
+  const row = await db
+    .selectFrom('price_changes as c')
+    .innerJoin('sync_runs as s', 's.id', 'c.run_id')
+    .where('c.id', '=', cursor.id)
+    .select('s.catalog_version as version')
+    .executeTakeFirst();
+  return { version: Number(row?.version ?? 0), id: cursor.id };
 }
 
 /**

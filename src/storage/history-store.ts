@@ -6,10 +6,13 @@ import type { InstancePage, InstanceQuery, InstanceRow } from './catalog-store.j
 import type { DialectCapabilities } from './dialect-capabilities.js';
 import { selectAsOfPage, selectChanges, selectRecordHistory } from './history-queries.js';
 
-/** A position in the feed: the last item a page returned. */
+/**
+ * A position in the feed: the last item a page returned. The feed is in commit order: by the
+ * catalogue version its run committed (sync_runs.catalog_version), then by id.
+ */
 export interface ChangeCursor {
-  /** Epoch ms. */
-  readonly at: number;
+  /** The item's catalogue version; absent in a cursor of the earlier form (looked up by id). */
+  readonly version?: number;
   readonly id: number;
 }
 

@@ -274,7 +274,6 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     async sync(providers, options = {}) {
       const syncId = newSyncId();
       const startedAt = new Date();
-      const clock = performance.now();
       const force = options.force === true;
       const done = options.onProviderDone;
       const outcomes = await Promise.all(
@@ -296,7 +295,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
         success: succeeded.length === results.length,
         started_at: startedAt.toISOString(),
         completed_at: completedAt.toISOString(),
-        total_duration_ms: Math.round(performance.now() - clock),
+        total_duration_ms: completedAt.getTime() - startedAt.getTime(),
         providers: results,
         summary: {
           total_providers: results.length,

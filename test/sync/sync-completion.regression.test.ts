@@ -2,9 +2,8 @@
 // "another replica finished this provider while I waited for the lock" check (D24) compared that
 // time with the waiting request's start. A request that arrived while another replica's sync
 // was applying found a run that looked older than itself, and fetched and applied the provider
-// again. Now the check compares history row ids, and the run's completed_at is stamped by the
-// apply's last statement (after the catalogue version lock, just before COMMIT); the data the
-// apply writes (history, feed, events) keeps the apply's own time.
+// again. Now the check compares history row ids. Since issue 22 a sync has one completed_at,
+// taken when its apply begins, on the run, its history, feed and events and in its report.
 //
 // Two replicas are two stores (two connection pools, two sync services) on one PostgreSQL
 // database; provider_b's apply on the first is held inside its transaction by a row lock taken
@@ -84,7 +83,7 @@ for (const backend of postgres) {
       await database.drop();
     });
 
-    it('completed_at defect: a request arriving while another replica applies reports that sync instead of fetching again, and the run completes after its commit', async () => {
+    it('completed_at defect: a request arriving while another replica applies reports that sync instead of fetching again, with one completed_at', async () => {
       const [r1, r2] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
       const [, b] = generateCatalogs(90, 5);
       await loadCatalogs(r1.store, [b!]);
@@ -135,17 +134,20 @@ for (const backend of postgres) {
           [seen],
         );
         expect(runs.rows.map((row) => row.sync_id)).toEqual([one.sync_id]);
-        // The run completed when its transaction could commit: after the row lock was released.
-        expect(Number(runs.rows[0]!.completed_at)).toBeGreaterThanOrEqual(
-          Number(released.rows[0]!.now),
-        );
-        // The data it wrote keeps the apply's time, taken before the wait.
+        // Issue 22: one sync, one completed_at. The run (health last_sync), its history periods
+        // and both reports carry the same instant, taken when its apply began (before the wait).
+        const completedAt = Number(runs.rows[0]!.completed_at);
+        expect(completedAt).toBeLessThan(Number(released.rows[0]!.now));
         const periods = await watcher.query<{ valid_from: string }>(
           `select distinct valid_from from price_history where sync_id = $1`,
           [one.sync_id],
         );
-        expect(periods.rows).toHaveLength(1);
-        expect(Number(periods.rows[0]!.valid_from)).toBeLessThan(Number(released.rows[0]!.now));
+        expect(periods.rows.map((row) => Number(row.valid_from))).toEqual([completedAt]);
+        expect(Date.parse(one.completed_at)).toBe(completedAt);
+        // r2 began after r1's data time: its report never says it completed before it began.
+        expect(Date.parse(two.completed_at)).toBe(
+          Math.max(completedAt, Date.parse(two.started_at)),
+        );
       } finally {
         await blocker.end();
       }

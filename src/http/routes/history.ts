@@ -70,7 +70,7 @@ export function historyRoutes(app: FastifyInstance, { store, rates }: AppService
         tags: ['history'],
         summary: 'The change feed: what each sync changed, oldest first',
         description:
-          'Items are added, removed, returned, price_increased and price_decreased (D40), ordered by time then id. Page with `cursor` = the previous `next_cursor`. `currency` (D43): old and new prices converted at the latest rate, each with `currency`, and data.metadata.exchange_rate; change_pct is the same in every currency. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.',
+          'Items are added, removed, returned, price_increased and price_decreased (D40), in commit order: by the catalogue version of the sync that recorded them, then id (so mostly by time; concurrent syncs may interleave). Page with `cursor` = the previous `next_cursor`. `currency` (D43): old and new prices converted at the latest rate, each with `currency`, and data.metadata.exchange_rate; change_pct is the same in every currency. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.',
         security: ApiKeySecurity,
         querystring: ChangesQuery,
         response: { 200: ChangesResponse, ...commonErrorResponses(400) },
