@@ -102,6 +102,60 @@ for (const backend of postgres) {
       expect((await store.queryInstances(EVERYTHING)).total).toBe(expected);
     });
 
+    // Issue 22 item 3: the version row was bumped before the history, the webhook queueing and
+    // the completion stamp, and stayed locked until COMMIT, so another provider's apply waited
+    // for the whole rest of a slow one (and failed after the 10 s statement timeout). Here A's
+    // apply is held in its history step (a third connection locks A's open price periods);
+    // B's apply must commit meanwhile, and A must still commit afterwards with a higher version.
+    it('version-row defect: an apply held in its history step does not hold up another provider', async () => {
+      const [a, b] = generateCatalogs(120, 31);
+      await loadCatalogs(store, [a!, b!]);
+      const repricedA = {
+        ...a!,
+        offers: a!.offers.map((o) => ({ ...o, monthlyMicros: o.monthlyMicros + 20_000 })),
+      };
+      const repricedB = {
+        ...b!,
+        offers: b!.offers.map((o) => ({ ...o, monthlyMicros: o.monthlyMicros + 30_000 })),
+      };
+      const blocker = new pg.Client({ connectionString: database.url });
+      await blocker.connect();
+      try {
+        await blocker.query('begin');
+        await blocker.query(
+          `select h.id from price_history h
+             join pricing p on p.id = h.pricing_id
+             join instances i on i.id = p.instance_ref
+             join providers pv on pv.id = i.provider_id
+            where pv.name = 'provider_a' and h.valid_to is null for update of h`,
+        );
+        let settledA = false;
+        const committedA = store
+          .applyProviderCatalog(repricedA, run('provider_a'))
+          .finally(() => (settledA = true));
+        await eventually(async () => {
+          const waiting = await watcher.query(
+            `select 1 from pg_stat_activity where application_name = $1
+               and wait_event_type = 'Lock' and query like 'update "price_history"%'`,
+            [applicationName],
+          );
+          if ((waiting.rowCount ?? 0) === 0) throw new Error('A is not in its history step yet');
+        }, 10_000);
+        const versionBefore = await store.catalogVersion();
+        const started = Date.now();
+        await store.applyProviderCatalog(repricedB, run('provider_b'));
+        expect(Date.now() - started).toBeLessThan(5_000);
+        expect(settledA).toBe(false);
+        const versionB = await store.catalogVersion();
+        expect(versionB).toBe(versionBefore + 1);
+        await blocker.query('commit');
+        await committedA;
+        expect(await store.catalogVersion()).toBe(versionB + 1);
+      } finally {
+        await blocker.end();
+      }
+    });
+
     // What a replica's background check concludes (CatalogIndexHolder: read the version, rebuild
     // when it changed). Two real connections: A's apply is held open on one while B's apply runs
     // on the store's own pool; a check runs between the two commits and another after both.
