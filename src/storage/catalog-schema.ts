@@ -91,7 +91,17 @@ export interface CatalogVersionTable {
   readonly version: number;
 }
 
+/** A provider's sync lease on SQLite (migration 006, sqlite/sqlite-provider-lock.ts). */
+export interface SyncLocksTable {
+  readonly provider: string;
+  /** Random per acquisition: only the holder renews or releases. */
+  readonly owner: string;
+  /** Epoch ms after which another process may take the lock (its holder died). */
+  readonly expires_at: number;
+}
+
 export interface CatalogDatabase extends HistoryTables {
+  readonly sync_locks: SyncLocksTable;
   readonly providers: ProvidersTable;
   readonly regions: RegionsTable;
   readonly instances: InstancesTable;

@@ -24,9 +24,15 @@ describe('migrations applied out of number order', () => {
       dialect: new SqliteDialect({ database: openSqlite(path.join(dir, 'db.sqlite')) }),
     });
     try {
-      // An older program: everything but 004 (as if it were still unmerged).
-      const { ['004-price-history']: late, ...early } = catalogMigrations(sqliteCapabilities);
+      // An older program: everything but 004 (as if it were still unmerged), and so also
+      // without 006, which alters 004's price_changes.
+      const {
+        ['004-price-history']: late,
+        ['006-sync-order-and-locks']: later,
+        ...early
+      } = catalogMigrations(sqliteCapabilities);
       expect(late).toBeDefined();
+      expect(later).toBeDefined();
       const older = new Migrator({
         db,
         provider: { getMigrations: () => Promise.resolve<Record<string, Migration>>(early) },

@@ -92,6 +92,7 @@ for (const backend of (await storeBackends()).filter((b) => b.name === 'postgres
         'pricing',
         'providers',
         'regions',
+        'sync_locks',
         'sync_runs',
         'webhook_deliveries',
         'webhooks',

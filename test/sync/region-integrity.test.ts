@@ -75,7 +75,7 @@ for (const backend of await storeBackends()) {
         fresh();
         const query = new URLSearchParams({ since, provider, limit: '500' });
         if (cursor !== null) query.set('cursor', cursor);
-        const response = await t.app.inject({ url: `/changes?${query}`, headers: auth });
+        const response = await t.app.inject({ url: `/changes?${query.toString()}`, headers: auth });
         const body = response.json<{ data: { changes: Change[]; next_cursor: string | null } }>();
         items.push(...body.data.changes);
         cursor = body.data.next_cursor;

@@ -8,7 +8,7 @@ import { provenanceMigration } from './002-provenance.js';
 import { catalogVersionMigration } from './003-catalog-version.js';
 import { priceHistoryMigration } from './004-price-history.js';
 import { webhooksMigration } from './005-webhooks.js';
-import { changeFeedOrderMigration } from './006-change-feed-order.js';
+import { syncOrderAndLocksMigration } from './006-sync-order-and-locks.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -22,7 +22,7 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
     '003-catalog-version': catalogVersionMigration(),
     '004-price-history': priceHistoryMigration(caps),
     '005-webhooks': webhooksMigration(caps),
-    '006-change-feed-order': changeFeedOrderMigration,
+    '006-sync-order-and-locks': syncOrderAndLocksMigration,
   };
 }
 
@@ -49,7 +49,8 @@ export async function runMigrations(
     migrationTableSchema: await caps.migrationTableSchema(db),
     // Numbers are reserved per branch of work (003 catalog-version, 005 webhooks), so a
     // database may already hold a higher number when a lower one lands; each migration touches
-    // its own tables only, so applying the late one then is safe.
+    // its own tables (006 also alters sync_runs and price_changes of 001 and 004, which ship
+    // before it), so applying the late one then is safe.
     allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -10,6 +10,7 @@ import type { CatalogStoreOptions } from '../catalog-store-options.js';
 import type { DialectCapabilities } from '../dialect-capabilities.js';
 import { KeyedMutex } from '../keyed-mutex.js';
 import { KyselyCatalogStore } from '../kysely-catalog-store.js';
+import { SqliteProviderLock } from './sqlite-provider-lock.js';
 import { withStatementCache } from './statement-cache.js';
 
 /** How long a statement waits for another process's write lock before failing, in ms. */
@@ -27,10 +28,9 @@ export const sqliteCapabilities: DialectCapabilities = {
 };
 
 /**
- * Provider locks of every SQLite store in this process, keyed by database file, so two stores
- * on one file serialise like two replicas on one PostgreSQL. SQLite deployments are a single
- * process; a second process (a CLI sync beside the server) is not excluded, though each apply
- * stays atomic.
+ * In-process side of the provider locks of every SQLite store in this process, keyed by
+ * database file, so two stores on one file wait in the process before the lease row does the
+ * rest across processes (sqlite-provider-lock.ts).
  */
 const fileLocks = new KeyedMutex();
 
@@ -57,16 +57,14 @@ export function openSqliteCatalogStore(
     throw error;
   }
   const lockScope = inMemory ? randomUUID() : realpathSync(path);
+  const db = new Kysely<CatalogDatabase>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+  });
   return new KyselyCatalogStore({
-    db: new Kysely<CatalogDatabase>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
-    }),
+    db,
     capabilities: sqliteCapabilities,
     displayNames: resolveDisplayNames(options),
-    providerLock: {
-      withLock: (provider, fn) =>
-        fileLocks.run(`${lockScope}\u0000${provider}`, () => fn(new AbortController().signal)),
-    },
+    providerLock: new SqliteProviderLock(() => db, fileLocks, lockScope),
     closeExtra: () => {
       if (database.open) database.close();
       return Promise.resolve();

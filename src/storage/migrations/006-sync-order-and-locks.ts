@@ -11,8 +11,12 @@ import type { Migration } from 'kysely/migration';
 //
 // Rows written before this migration are all committed, so any fixed order of them is exact:
 // their runs get version 0 (below every later apply's) and they keep their id order.
+//
+// sync_locks (issue 22 item 5): one lease row per provider being synced on SQLite, so two
+// processes on one database file (the server and `cloudprice sync`) never sync one provider at
+// once (D24; sqlite/sqlite-provider-lock.ts). PostgreSQL uses advisory locks and leaves it empty.
 
-export const changeFeedOrderMigration: Migration = {
+export const syncOrderAndLocksMigration: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable('sync_runs').addColumn('catalog_version', 'bigint').execute();
     await db.schema.alterTable('price_changes').addColumn('run_id', 'integer').execute();
@@ -31,6 +35,12 @@ export const changeFeedOrderMigration: Migration = {
       .createIndex('price_changes_run_idx')
       .on('price_changes')
       .columns(['run_id', 'id'])
+      .execute();
+    await db.schema
+      .createTable('sync_locks')
+      .addColumn('provider', 'text', (c) => c.primaryKey())
+      .addColumn('owner', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
       .execute();
   },
 };
