@@ -90,6 +90,7 @@ for (const backend of await storeBackends()) {
         DATABASE_URL: database.url,
         PROVIDER_A_URL: `${fake.url}/provider_a`,
         PROVIDER_C_URL: `${fake.url}/provider_c`,
+        METRICS_PORT: '0',
       });
       expect((await sync('provider_a')).success).toBe(true);
       expect((await sync('provider_c')).success).toBe(true);
@@ -123,6 +124,12 @@ for (const backend of await storeBackends()) {
       expect((await changesSince(since, 'provider_a')).filter((c) => c.kind === 'removed')).toEqual(
         [],
       );
+      // cloudprice_sync_skipped_records_total{provider}: the two skipped records.
+      const metric = await t.services.metrics
+        .registry!.getSingleMetric('cloudprice_sync_skipped_records_total')!
+        .get();
+      const counted = metric.values.find((v) => v.labels['provider'] === 'provider_a')?.value;
+      expect(counted).toBe(2);
       const clean = await sync('provider_a');
       expect(clean.skipped_records).toEqual({ count: 0, reasons: {} });
     });
