@@ -16,7 +16,7 @@ import type { ProviderAdapter, ProviderCatalog } from '../../src/sync/offer.js';
 import { createSyncService } from '../../src/sync/sync-service.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
-import { eventually, sleep } from '../support/wait.js';
+import { eventually, sleep, waitFor } from '../support/wait.js';
 
 const silent = { error: () => undefined, info: () => undefined };
 const LOCK_NAMESPACE = 0x636c7072;
@@ -73,9 +73,7 @@ for (const backend of postgres) {
       });
 
       const running = sync.sync(['provider_b']);
-      await eventually(() => {
-        if (!fetching) throw new Error('not fetching yet');
-      }, 10_000);
+      await waitFor(() => fetching, 10_000);
       const key = providerLockKey('provider_b');
       const holder = await admin.query<{ pid: number }>(
         `select pid from pg_locks where locktype = 'advisory' and classid = $1::int4::oid
