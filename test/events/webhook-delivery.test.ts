@@ -157,7 +157,8 @@ for (const backend of await storeBackends()) {
           provider: 'provider_a',
           started_at: new Date(T0 - 1_000).toISOString(),
           completed_at: new Date(T0).toISOString(),
-          regions_synced: 1,
+          // The catalogue covers all three provider_a regions (catalog-fixtures.ts).
+          regions_synced: 3,
           instances_synced: 2,
           pricing_synced: 2,
           changes: 2,

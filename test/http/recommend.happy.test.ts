@@ -97,7 +97,9 @@ describe('POST /recommend', () => {
     const before = (await recommend(query)).body.data.recommendations[0]!;
     const cheap = {
       provider: 'provider_a' as const,
-      regionCodes: ['ap-northeast'],
+      // Every region listed: the upstream now sells only this type (a region left out keeps
+      // its records, issue 22).
+      regionCodes: ['ap-northeast', 'ap-south', 'ap-southeast'],
       skippedRecords: 0,
       offers: [
         {
