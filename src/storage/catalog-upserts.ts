@@ -15,7 +15,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export function wholeNumber(value: number, field: string, instanceId: string): number {
+function wholeNumber(value: number, field: string, instanceId: string): number {
   if (!Number.isSafeInteger(value)) {
     throw new TypeError(`offer ${instanceId}: ${field} must be an integer, got ${String(value)}`);
   }
