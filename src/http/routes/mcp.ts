@@ -37,6 +37,34 @@ function forwarded(name: string): boolean {
   );
 }
 
+const REQUEST_EXAMPLE = {
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'search_instances', arguments: { provider: 'provider_b', limit: 0 } },
+};
+
+const RESPONSE_EXAMPLE = {
+  jsonrpc: '2.0',
+  id: 2,
+  result: {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: 'INVALID_PARAMETER: Invalid value for parameter "limit": must be from 1 to 100',
+      },
+    ],
+    _meta: {
+      'cloudprice/error': {
+        code: 'INVALID_PARAMETER',
+        message: 'Invalid value for parameter "limit": must be from 1 to 100',
+        details: { parameter: 'limit', value: '0', reason: 'must be from 1 to 100' },
+      },
+    },
+  },
+};
+
 const ORIGIN_REFUSED = 'Requests from this Origin are not allowed on /mcp (MCP_ALLOWED_ORIGINS)';
 
 /** Response headers Node and the app own (connection handling, framing). */
@@ -80,14 +108,20 @@ export function mcpRoute(
           description:
             'D59: JSON-RPC messages of the Model Context Protocol (docs/mcp.md): six read-only tools mirroring /instances, /instance-types, /recommend, /instances/{id}/history, /changes and /health. Each tools/call counts against the rate limit of the endpoint it mirrors (get_freshness: none). A request with an Origin header not in MCP_ALLOWED_ORIGINS: 403 FORBIDDEN. Protocol errors are JSON-RPC errors; a tool refusing its arguments answers isError with our error code (e.g. INVALID_PARAMETER) in the text and in _meta["cloudprice/error"]. GET and DELETE: 405.',
           security: ApiKeySecurity,
-          body: { type: 'object', additionalProperties: true },
+          body: {
+            type: 'object',
+            additionalProperties: true,
+            description: 'One JSON-RPC message of the Model Context Protocol.',
+            examples: [REQUEST_EXAMPLE],
+          },
           response: {
             200: {
               description:
-                'A JSON-RPC response: application/json, or a text/event-stream carrying it (2025-era clients).',
-              content: { 'application/json': { schema: { type: 'object' } } },
+                'A JSON-RPC response: application/json, or a text/event-stream carrying it (2025-era clients). 202 without a body for a notification.',
+              content: {
+                'application/json': { schema: { type: 'object' }, example: RESPONSE_EXAMPLE },
+              },
             },
-            202: { description: 'A notification was accepted (no body).' },
             ...commonErrorResponses(400, 413),
             403: errorResponse(403, errorBody('FORBIDDEN', ORIGIN_REFUSED)),
           },
