@@ -93,6 +93,10 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   const unsubscribe = infra.bus.subscribe(() => void refreshCatalog());
   // Converted prices are cached per currency: new rates make them stale.
   const unsubscribeRates = rates.onChange(() => listing.invalidate());
+  // Every sync refreshes the rates (D44), on every replica: the one that ran it does so beside
+  // it (withRateRefresh), the others when they see the catalogue it committed (every apply
+  // bumps the version), so no replica converts at older rates until its own timer fires.
+  const unsubscribeRateSwaps = catalog.onSwap(() => void rates.refresh());
   const deliveries = createDeliveryLoop({
     store: store.webhooks,
     config: config.webhooks,
@@ -139,6 +143,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
       await deliveries.stop();
       unsubscribe();
       unsubscribeRates();
+      unsubscribeRateSwaps();
       unsubscribeCommits();
       catalog.stop();
       await Promise.allSettled([infra.close(), store.close()]);

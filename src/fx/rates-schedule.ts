@@ -1,5 +1,6 @@
 // Exchange rates on the schedule (D44). Rates live in each process, so every replica refreshes
-// its own on the SYNC_INTERVAL timer, whether or not it is the one that syncs the providers.
+// its own on the SYNC_INTERVAL timer, whether or not it is the one that syncs the providers, and
+// when it sees a catalogue committed by a sync anywhere (src/services.ts).
 import { MAX_TIMER_DELAY_MS } from '../sync/sync-schedule.js';
 import type { SyncReport, SyncService } from '../sync/sync-service.js';
 import type { ExchangeRateService } from './exchange-rates.js';
