@@ -93,10 +93,6 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   const unsubscribe = infra.bus.subscribe(() => void refreshCatalog());
   // Converted prices are cached per currency: new rates make them stale.
   const unsubscribeRates = rates.onChange(() => listing.invalidate());
-  // Every sync refreshes the rates (D44), on every replica: the one that ran it does so beside
-  // it (withRateRefresh), the others when they see the catalogue it committed (every apply
-  // bumps the version), so no replica converts at older rates until its own timer fires.
-  const unsubscribeRateSwaps = catalog.onSwap(() => void rates.refresh());
   const deliveries = createDeliveryLoop({
     store: store.webhooks,
     config: config.webhooks,
@@ -115,6 +111,10 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     }),
     rates,
   );
+  // Every sync refreshes the rates (D44) on every replica: the one that ran it beside it, the
+  // others when they serve the catalogue it committed (every apply bumps the version), so no
+  // replica converts at older rates until its own timer fires.
+  const unsubscribeRateSwaps = catalog.onSwap(() => sync.catalogueChanged());
   const health = createHealthService({
     store,
     counters: infra.counters,

@@ -11,7 +11,7 @@ import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../s
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { redisUnavailableReason, TEST_REDIS_URL } from '../support/infra-backends.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
-import { eventually } from '../support/wait.js';
+import { eventually, sleep } from '../support/wait.js';
 
 const BUNDLED = readFileSync(
   new URL('../../data/snapshots/fx/eurofxref-daily.xml', import.meta.url),
@@ -85,12 +85,13 @@ for (const backend of await storeBackends())
     };
 
     it('a sync on one replica brings the new rates to the other', async () => {
+      const firstSync = Date.now();
       await sync(syncing);
+      // The other serves that catalogue and has read the rates for it (same document still).
       await eventually(async () => {
-        if (
-          other.services.catalog.current?.version !==
-          (await syncing.services.store.catalogVersion())
-        )
+        const version = await syncing.services.store.catalogVersion();
+        const refreshed = Date.parse(other.services.rates.health().last_refresh ?? '');
+        if (other.services.catalog.current?.version !== version || !(refreshed >= firstSync))
           throw new Error('the other replica has not seen the first sync');
       }, 10_000);
       const before = await rateUsedBy(other);
@@ -98,6 +99,7 @@ for (const backend of await storeBackends())
 
       // The ECB publishes the next day's rates; one replica syncs.
       writeFileSync(path.join(fxRoot, 'fx', 'eurofxref-daily.xml'), NEXT_DAY);
+      fx.clearRequests();
       await sync(syncing);
       const fresh = await rateUsedBy(syncing);
       expect(fresh?.as_of).toBe('2026-10-07');
@@ -110,5 +112,8 @@ for (const backend of await storeBackends())
       }, 10_000);
       expect(seen).toEqual(fresh);
       expect(fresh?.rate).not.toBe(before?.rate);
+      // One read each: the syncing replica does not read again for the catalogue it committed.
+      await sleep(1_500);
+      expect(fx.requests.filter((r) => r.path.startsWith('/fx/')).length).toBe(2);
     });
   });
