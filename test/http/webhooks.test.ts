@@ -150,6 +150,23 @@ describe('/webhooks', () => {
     expect(response.headers['allow']).toBe('DELETE');
   });
 
+  it('lets a browser page delete a webhook: the CORS preflight allows DELETE', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/webhooks/wh_000000000000000000000000',
+      headers: {
+        origin: 'https://dash.example.com',
+        'access-control-request-method': 'DELETE',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    const allowed = String(preflight.headers['access-control-allow-methods'])
+      .split(',')
+      .map((method) => method.trim());
+    expect(allowed).toContain('DELETE');
+    expect(allowed).toEqual(expect.arrayContaining(['GET', 'POST', 'OPTIONS']));
+  });
+
   it('queues sync.completed and price.changed in the sync that changed prices', async () => {
     const store = t.services.store.webhooks;
     const { webhook } = await createThrough(send, ['sync.completed', 'price.changed'], {
