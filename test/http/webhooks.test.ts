@@ -209,6 +209,35 @@ describe('/webhooks with WEBHOOK_ALLOW_PRIVATE=true', () => {
       expect(response.statusCode, url).toBe(201);
     }
   });
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[fe80::1]/hook',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[::ffff:a9fe:a9fe]/',
+    'http://[fd00:ec2::254]/',
+    'http://100.100.100.200/',
+  ])('still refuses the link-local or metadata target %s (400 INVALID_PARAMETER)', async (url) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: auth,
+      remoteAddress: `10.9.0.${url.length}`,
+      payload: { url, events: ['sync.failed'] },
+    });
+    expect(response.statusCode).toBe(400);
+    const error = response.json<Envelope>().error;
+    expect(error.code).toBe('INVALID_PARAMETER');
+    expect(error.details).toMatchObject({ parameter: 'url' });
+    expect(error.message).toMatch(/link-local or cloud metadata/);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/webhooks',
+      headers: auth,
+      remoteAddress: `10.9.1.${url.length}`,
+    });
+    const urls = (listed.json<Envelope>().data['webhooks'] as { url: string }[]).map((h) => h.url);
+    expect(urls).not.toContain(new URL(url).href);
+  });
 });
 
 async function createThrough(
