@@ -1,8 +1,8 @@
 // Where a webhook may be sent (D42): http(s) URLs whose host resolves only to public addresses,
 // unless private targets are allowed by configuration; link-local and cloud metadata addresses
-// never, in any mode. The name is resolved once per attempt
-// and the connection goes to the address that was checked (see webhook-sender.ts), so a DNS
-// answer that changes between check and connect (rebinding) cannot redirect it.
+// never, in any mode. The name is resolved once per attempt and the connection goes to the
+// address that was checked (see webhook-sender.ts), so a DNS answer that changes between check
+// and connect (rebinding) cannot redirect it.
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
