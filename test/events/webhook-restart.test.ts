@@ -3,7 +3,7 @@
 // attempt, once while the target holds the attempt open. A restart on the same database
 // delivers the event, signed, with the same webhook-id. The CLI then lists the subscription and
 // the delivery. And under SIGTERM with an attempt held open: the process exits within
-// SHUTDOWN_GRACE, leaving the delivery queued for the next one.
+// SHUTDOWN_GRACE + 1 s, leaving the delivery queued for the next one.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -178,7 +178,7 @@ describe('webhook events survive SIGKILL and SIGTERM', { timeout: 180_000 }, () 
     expect(rows.map((d) => [d.status, d.attempts])).toEqual([['delivered', 1]]);
   });
 
-  it('exits within SHUTDOWN_GRACE on SIGTERM while the target holds an attempt open', async () => {
+  it('exits within SHUTDOWN_GRACE + 1 s on SIGTERM while the target holds an attempt open', async () => {
     const { dataDir, database } = await prepare();
     receiver!.script(['hang']);
     // The defaults an operator has: an attempt may wait 10 s for an answer, shutdown allows 5 s.
