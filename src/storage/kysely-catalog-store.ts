@@ -34,8 +34,12 @@ import type { DialectCapabilities } from './dialect-capabilities.js';
 import { recordPriceChanges } from './history-apply.js';
 import { createHistoryStore, type HistoryStore } from './history-store.js';
 import { runMigrations } from './migrations/run-migrations.js';
-import { enqueueCompletedSync, enqueueFailedSync } from './webhook-enqueue.js';
-import { createWebhookStore, type WebhookStore } from './webhook-store.js';
+import {
+  createWebhookStore,
+  enqueueCompletedSync,
+  enqueueFailedSync,
+  type WebhookStore,
+} from './webhook-store.js';
 import {
   insertSyncRun,
   selectLastSuccessfulSync,

@@ -1,18 +1,26 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Kysely, Selectable } from 'kysely';
-import { isProviderName } from '../catalog/model.js';
-import { isEventType, type EventType, type WebhookFilter } from '../events/event-types.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { ProviderName } from '../catalog/model.js';
+import {
+  EVENT_TYPES,
+  completedSyncMessages,
+  failedSyncMessages,
+  type CompletedSync,
+  type EventMessage,
+  type EventType,
+  type FailedSync,
+  type WebhookFilter,
+} from '../events/event-types.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
-import type { WebhookDeliveriesTable, WebhooksTable } from './history-schema.js';
+import { parseEvents, toDelivery, toWebhook } from './webhook-rows.js';
 
 // Webhook subscriptions and the delivery queue (D42). Events are enqueued inside the
-// transaction that stores what they announce (webhook-enqueue.ts), so a crash after the commit
-// loses none. Each
-// event body is stored once (webhook_events) and a delivery is the pair (event, subscriber)
-// with its attempts, so what a sync stores grows with its changes and not with subscribers ×
-// changes. A delivery is claimed with a lease before it is sent, so one replica sends it, and
+// transaction that stores what they announce, so a crash after the commit loses none and a
+// rollback queues nothing. Each event body is stored once (webhook_events) and a delivery is
+// the pair (event, subscriber) with its attempts, so what a sync stores grows with its changes
+// and not with subscribers × changes. A delivery is claimed with a lease before it is sent, so one replica sends it, and
 // another takes it over only once the lease has lapsed (the sender died).
 
 export interface Webhook {
@@ -26,6 +34,8 @@ export interface Webhook {
 export interface WebhookWithSecret extends Webhook {
   readonly secret: string;
 }
+
+type Executor = Kysely<CatalogDatabase> | Transaction<CatalogDatabase>;
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -101,48 +111,89 @@ export interface WebhookStore {
   deliveries(options: { limit: number; webhookId?: string }): Promise<readonly Delivery[]>;
 }
 
-export function parseEvents(text: string): EventType[] {
-  const parsed: unknown = JSON.parse(text);
-  if (!Array.isArray(parsed) || !parsed.every(isEventType)) {
-    throw new Error('corrupt webhook events list');
+/** Rows per multi-row INSERT of deliveries (7 bound values a row). */
+const CHUNK = 500;
+
+const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
+
+/**
+ * Stores every event the subscribers want once, and a delivery row per (event, subscriber).
+ * Subscribers are grouped by what shapes a body: with `byRegion`, their region filter (a
+ * provider filter either matches this sync or leaves the subscriber out). One group's bodies
+ * are built and stored before the next group's, so memory holds one group's bodies at a time;
+ * the groups are at most the regions plus one, whatever the number of subscribers.
+ */
+async function enqueue(
+  trx: Executor,
+  at: number,
+  provider: ProviderName,
+  byRegion: boolean,
+  messagesFor: (events: readonly EventType[], region: string | undefined) => EventMessage[],
+): Promise<void> {
+  const hooks = await trx
+    .selectFrom('webhooks')
+    .select(['id', 'events', 'filter_provider', 'filter_region'])
+    .orderBy('id')
+    .execute();
+  const groups = new Map<string | undefined, { id: string; events: EventType[] }[]>();
+  for (const hook of hooks) {
+    if (hook.filter_provider !== null && hook.filter_provider !== provider) continue;
+    const region = byRegion ? (hook.filter_region ?? undefined) : undefined;
+    const group = groups.get(region) ?? [];
+    group.push({ id: hook.id, events: parseEvents(hook.events) });
+    groups.set(region, group);
   }
-  return parsed;
+  const deliveries: {
+    event_id: number;
+    webhook_id: string;
+    message_id: string;
+    status: string;
+    attempts: number;
+    created_at: number;
+    next_attempt_at: number;
+  }[] = [];
+  for (const [region, members] of groups) {
+    const wanted = EVENT_TYPES.filter((type) => members.some((m) => m.events.includes(type)));
+    for (const message of messagesFor(wanted, region)) {
+      const event = await trx
+        .insertInto('webhook_events')
+        .values({ event_type: message.type, payload: message.body, created_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (const member of members) {
+        if (!member.events.includes(message.type)) continue;
+        deliveries.push({
+          event_id: event.id,
+          webhook_id: member.id,
+          message_id: newMessageId(),
+          status: 'pending',
+          attempts: 0,
+          created_at: at,
+          next_attempt_at: at,
+        });
+      }
+    }
+  }
+  for (let start = 0; start < deliveries.length; start += CHUNK) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(deliveries.slice(start, start + CHUNK))
+      .execute();
+  }
 }
 
-function toWebhook(row: Omit<Selectable<WebhooksTable>, 'slot'>): WebhookWithSecret {
-  const provider = row.filter_provider;
-  if (provider !== null && !isProviderName(provider)) throw new Error('corrupt webhook filter');
-  return {
-    id: row.id,
-    url: row.url,
-    secret: row.secret,
-    events: parseEvents(row.events),
-    filter: {
-      ...(provider !== null && { provider }),
-      ...(row.filter_region !== null && { region: row.filter_region }),
-    },
-    createdAt: new Date(row.created_at),
-  };
+/** Inside the apply transaction: sync.completed and price.changed for every subscriber. */
+export async function enqueueCompletedSync(trx: Executor, sync: CompletedSync): Promise<void> {
+  await enqueue(trx, sync.completedAt.getTime(), sync.provider, true, (events, region) =>
+    completedSyncMessages(sync, events, region === undefined ? {} : { region }),
+  );
 }
 
-type DeliveryRow = Selectable<WebhookDeliveriesTable> & { readonly event_type: string };
-
-function toDelivery(row: DeliveryRow): Delivery {
-  const type = row.event_type;
-  if (!isEventType(type)) throw new Error('corrupt delivery event type');
-  return {
-    id: row.id,
-    webhookId: row.webhook_id,
-    messageId: row.message_id,
-    eventType: type,
-    status: row.status as DeliveryStatus,
-    attempts: row.attempts,
-    createdAt: new Date(row.created_at),
-    nextAttemptAt: new Date(row.next_attempt_at),
-    lastStatus: row.last_status,
-    lastError: row.last_error,
-    deliveredAt: row.delivered_at === null ? null : new Date(row.delivered_at),
-  };
+/** With the failed run's record: sync.failed for every subscriber. */
+export async function enqueueFailedSync(trx: Executor, sync: FailedSync): Promise<void> {
+  await enqueue(trx, sync.completedAt.getTime(), sync.provider, false, (events) =>
+    failedSyncMessages(sync, events, {}),
+  );
 }
 
 export function createWebhookStore(
