@@ -93,8 +93,9 @@ async function run(config: Config, log: Logger): Promise<void> {
       stopRates();
       // Running syncs end with SYNC_ABORTED; their providers keep the previous catalogue (D22).
       services.sync.abortAll();
-      // No new delivery is claimed; attempts in flight finish during the drain.
-      const deliveriesStopped = services.deliveries.stop();
+      // No new delivery is claimed; attempts in flight may finish during the drain, and are
+      // aborted at its end (they stay queued, and are sent again by another replica).
+      const deliveriesStopped = services.deliveries.stop({ graceMs });
       const { idle } = await drain.begin(graceMs);
       log.info(
         { idle },
