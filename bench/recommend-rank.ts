@@ -60,6 +60,7 @@ async function tree(root: string, name: string): Promise<Tree> {
   const deps = {
     catalog: { current: index, ready: () => Promise.resolve(index) },
     rates: { current: () => undefined, currencies: () => ['USD'] },
+    config: { dataStaleDays: 90 },
   };
   return {
     name,
