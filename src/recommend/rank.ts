@@ -1,6 +1,6 @@
 // Ranking (D28, D30, D58), read top to bottom: keep the candidates that fit the request, score
-// each (match_score, D28) and measure its fits (D58), sort with one comparator, keep the best
-// record of each (provider, instance type), cut to the limit.
+// each (match_score, D28) and measure its fits (D58), keep the best record of each (provider,
+// instance type) in the order of one comparator, cut to the limit.
 
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../storage/catalog-store.js';
@@ -118,11 +118,11 @@ export function fitsOf(
   return { memory, vcpu, price, storage, tieBreak };
 }
 
-/** A (provider, instance type)'s best record so far, with the two numbers the order reads. */
+/** A record with the two numbers the order reads. */
 interface GroupBest<C extends Candidate> {
-  candidate: C;
-  score: number;
-  tieBreak: number;
+  readonly candidate: C;
+  readonly score: number;
+  readonly tieBreak: number;
 }
 
 /**
@@ -156,35 +156,38 @@ export function recommend<C extends Candidate>(
     if (c.monthlyMicros <= budget) countedPrices.push(c.monthlyMicros);
   }
 
-  // 2. Score and measure each; keep the best record of each (provider, instance type).
-  const groups = new Map<string, Map<string, GroupBest<C>>>();
+  // 2. Score and measure each, keeping the best `limit` plans, best first: `top` holds at most
+  // one record per (provider, instance type), the best seen of it. The last kept record only
+  // ever gets better, so a record that is not before it can be in no answer: most records cost
+  // one comparison. This gives exactly "each plan's best record, all sorted, cut to the limit".
+  const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
+  const top: GroupBest<C>[] = [];
   for (const c of candidates) {
-    const score = matchScore(c, criteria);
-    const tieBreak = fitsOf(c, criteria, cheapest).tieBreak;
-    let byType = groups.get(c.providerName);
-    if (byType === undefined)
-      groups.set(c.providerName, (byType = new Map<string, GroupBest<C>>()));
-    const kept = byType.get(c.instanceId);
-    if (kept === undefined) byType.set(c.instanceId, { candidate: c, score, tieBreak });
-    else if (compareBest({ candidate: c, score, tieBreak }, kept) < 0) {
-      kept.candidate = c;
-      kept.score = score;
-      kept.tieBreak = tieBreak;
+    const entry = {
+      candidate: c,
+      score: matchScore(c, criteria),
+      tieBreak: fitsOf(c, criteria, cheapest).tieBreak,
+    };
+    if (limit <= 0 || (top.length === limit && compareBest(entry, top[limit - 1]!) >= 0)) continue;
+    const samePlan = top.findIndex(
+      (t) => t.candidate.instanceId === c.instanceId && t.candidate.providerName === c.providerName,
+    );
+    if (samePlan >= 0) {
+      if (compareBest(entry, top[samePlan]!) >= 0) continue;
+      top.splice(samePlan, 1);
     }
+    const before = top.findIndex((t) => compareBest(entry, t) < 0);
+    top.splice(before < 0 ? top.length : before, 0, entry);
+    if (top.length > limit) top.pop();
   }
 
-  // 3. Order the bests with the one comparator, cut to the limit, describe the ones kept.
-  const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
-  const ranked = [...groups.values()]
-    .flatMap((byType) => [...byType.values()])
-    .sort(compareBest)
-    .slice(0, limit)
-    .map(({ candidate }, i): RankedCandidate<C> => ({
-      candidate,
-      parts: scoreParts(candidate, criteria),
-      fits: fitsOf(candidate, criteria, cheapest),
-      rank: i + 1,
-    }));
+  // 3. Describe the records kept.
+  const ranked = top.map(({ candidate }, i): RankedCandidate<C> => ({
+    candidate,
+    parts: scoreParts(candidate, criteria),
+    fits: fitsOf(candidate, criteria, cheapest),
+    rank: i + 1,
+  }));
 
   // 4. Those prices ascending (the index hands candidates cheapest first: sorted only if not).
   const counted = Float64Array.from(countedPrices);
