@@ -119,7 +119,7 @@ export function fitsOf(
 }
 
 /** A record with the two numbers the order reads. */
-interface GroupBest<C extends Candidate> {
+interface Ordered<C extends Candidate> {
   readonly candidate: C;
   readonly score: number;
   readonly tieBreak: number;
@@ -129,7 +129,7 @@ interface GroupBest<C extends Candidate> {
  * The recommendation order, negative when `a` comes first: match_score descending, tie-break
  * descending, monthly price ascending, record id ascending (a total order: ids are unique).
  */
-function compareBest(a: GroupBest<Candidate>, b: GroupBest<Candidate>): number {
+function compareBest(a: Ordered<Candidate>, b: Ordered<Candidate>): number {
   return (
     b.score - a.score ||
     b.tieBreak - a.tieBreak ||
@@ -161,7 +161,7 @@ export function recommend<C extends Candidate>(
   // ever gets better, so a record that is not before it can be in no answer: most records cost
   // one comparison. This gives exactly "each plan's best record, all sorted, cut to the limit".
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
-  const top: GroupBest<C>[] = [];
+  const top: Ordered<C>[] = [];
   for (const c of candidates) {
     const entry = {
       candidate: c,
@@ -189,7 +189,8 @@ export function recommend<C extends Candidate>(
     rank: i + 1,
   }));
 
-  // 4. Those prices ascending (the index hands candidates cheapest first: sorted only if not).
+  // 4. The counted prices, ascending (the index hands candidates cheapest first: sorted only if
+  // they are not).
   const counted = Float64Array.from(countedPrices);
   for (let i = 1; i < counted.length; i++) {
     if ((counted[i] as number) < (counted[i - 1] as number)) {
