@@ -220,3 +220,33 @@ describe('POST /recommend', () => {
     expect(after.price.monthly).toBe(0.73);
   });
 });
+
+describe('POST /recommend with DATA_STALE_DAYS set', () => {
+  it('calls a price stale only past the configured number of days', async () => {
+    const t = await createTestApp({ DATA_STALE_DAYS: '500' });
+    try {
+      await loadCatalogs(t.services.store, generateCatalogs(300, 5), new Date(FIXED_NOW));
+      await t.services.infra.bus.publish();
+      const stale = async () => {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/recommend',
+          headers: auth,
+          payload: { stack: ['redis'], scale: 'small', limit: 3 },
+        });
+        return response
+          .json<Body>()
+          .data.recommendations.flatMap((r) => r.cons)
+          .filter((c) => c.startsWith('Price observed on'));
+      };
+      t.setNow(FIXED_NOW + 500 * 86_400_000);
+      expect(await stale()).toEqual([]);
+      t.setNow(FIXED_NOW + 501 * 86_400_000);
+      expect(await stale()).toEqual(
+        Array(3).fill('Price observed on 2026-11-22; it may have changed since'),
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});
