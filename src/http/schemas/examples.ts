@@ -201,7 +201,7 @@ export const RECOMMEND_RESPONSE_EXAMPLE: Static<typeof RecommendResponse> = {
         region: 'Tokyo',
         specs: { vcpu: 2, memory_mb: 4096, storage_gb: 80 },
         price: { monthly: 24, hourly: 0.036, currency: 'USD' },
-        match_score: 100,
+        match_score: 90,
         score_breakdown: {
           memory_fit: 0.75,
           vcpu_fit: 1,
@@ -215,7 +215,7 @@ export const RECOMMEND_RESPONSE_EXAMPLE: Static<typeof RecommendResponse> = {
           '2 vCPU, meeting the 2 vCPU suggested',
           '$24.00/month, within the $60.00 budget',
         ],
-        cons: [],
+        cons: ['Price observed on 2024-07-11; it may have changed since'],
         id: 7,
         instance_id: 'g6-standard-2',
         region_code: 'ap-northeast',
