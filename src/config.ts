@@ -29,6 +29,11 @@ export interface Config {
   readonly clientIpHeader: string | undefined;
   /** Allowed CORS origins; empty means `*` (D12). */
   readonly corsOrigins: readonly string[];
+  /**
+   * Origins whose browser requests /mcp serves (D59, DNS-rebinding protection); empty: none. A
+   * request without an Origin header is served; any other Origin gets 403, whatever CORS allows.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `json` (one pino JSON object per line, D52) or `pretty` (pino-pretty, for a terminal). */
   readonly logFormat: 'json' | 'pretty';
@@ -196,14 +201,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (clientIpHeader !== undefined && !HEADER_NAME.test(clientIpHeader)) {
     throw new ConfigError(`CLIENT_IP_HEADER must be an HTTP header name, got "${clientIpHeader}"`);
   }
-  const corsOrigins = list(env, 'CORS_ORIGINS');
-  for (const origin of corsOrigins) {
-    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new ConfigError(
-        `CORS_ORIGINS entries must be origins like https://app.example.com, got "${origin}"`,
-      );
+  const origins = (name: string): string[] => {
+    const values = list(env, name);
+    for (const origin of values) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+        throw new ConfigError(
+          `${name} entries must be origins like https://app.example.com, got "${origin}"`,
+        );
+      }
     }
-  }
+    return values;
+  };
+  const corsOrigins = origins('CORS_ORIGINS');
+  const mcpAllowedOrigins = origins('MCP_ALLOWED_ORIGINS');
   const apiKeyDigests = list(env, 'API_KEYS').map((key) => {
     if (key.length < 16)
       throw new ConfigError('API_KEYS entries must be at least 16 characters long');
@@ -253,6 +263,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     apiKeysFile: text(env, 'API_KEYS_FILE'),
     clientIpHeader: clientIpHeader?.toLowerCase(),
     corsOrigins,
+    mcpAllowedOrigins,
     logLevel: logLevel as Config['logLevel'],
     logFormat,
     metricsPort,
