@@ -55,6 +55,8 @@ export interface Config {
   readonly headersTimeoutMs: number;
   /** Open client connections at most; further connections are closed as soon as accepted. */
   readonly maxConnections: number;
+  /** D57: a provider's prices observed more than this many whole days ago are stale. */
+  readonly dataStaleDays: number;
   /** Upper bound of /instances response cache entries (least recently used evicted). */
   readonly cacheMaxEntries: number;
   /** How often each process checks the committed catalogue version, ms; 0 turns it off. */
@@ -272,6 +274,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     requestTimeoutMs,
     headersTimeoutMs,
     maxConnections: integer(env, 'MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+    dataStaleDays: integer(env, 'DATA_STALE_DAYS', 90, 0, 36_500),
     cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
     catalogVersionPollMs: duration(env, 'CATALOG_VERSION_POLL', 1_000),
     rateLimitMaxCounters: integer(env, 'RATE_LIMIT_MAX_COUNTERS', 250_000, 1_000, 10_000_000),

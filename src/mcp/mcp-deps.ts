@@ -20,6 +20,7 @@ export function createMcpDeps(
     rates: services.rates,
     store: services.store,
     health: services.health,
+    config: services.config,
     displayNames,
     provenance: new ProvenanceNotes(services.store, services.catalog, displayNames),
     log,

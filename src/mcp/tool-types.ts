@@ -3,6 +3,7 @@ import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.j
 import type { InstanceListing } from '../catalog/instance-listing.js';
 import type { ParameterProblem } from '../catalog/instance-query.js';
 import type { ProviderName } from '../catalog/model.js';
+import type { Config } from '../config.js';
 import type { ExchangeRateService } from '../fx/exchange-rates.js';
 import type { HealthService } from '../health/health-service.js';
 import { AppError, type ErrorCode, type ErrorDetails } from '../http/errors.js';
@@ -18,6 +19,8 @@ export interface McpDeps {
   readonly rates: ExchangeRateService;
   readonly store: CatalogStore;
   readonly health: HealthService;
+  /** DATA_STALE_DAYS, for the recommend tool's stale-price cons (D57, D58). */
+  readonly config: Pick<Config, 'dataStaleDays'>;
   /** Provider display names as configured (PROVIDER_*_DISPLAY_NAME, D55). */
   readonly displayNames: Readonly<Record<ProviderName, string>>;
   /** Observation dates and sources per provider for the text summaries (D37). */
