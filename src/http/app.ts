@@ -23,6 +23,7 @@ import { openApiOptions } from './openapi.js';
 import { CounterStoreFullError } from '../infra/memory/memory-counter-store.js';
 import { createRateLimiter, rateLimitHeaders, type RateDecision } from './rate-limit.js';
 import { MetricsLogController } from './request-metrics.js';
+import { recordRoutes } from './route-table.js';
 import { routeTraitsOf, type RouteTraits } from './route-traits.js';
 import { registerRoutes } from './routes/index.js';
 import { ErrorEnvelope } from './schemas/common.js';
@@ -69,13 +70,15 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     genReqId: () => randomUUID(),
     return503OnClosing: true,
   });
+  // First, so the table holds every route (app.registeredRoutes).
+  const routes = recordRoutes(app);
   // Validation is done by the domain parsers, which speak the specification's error
   // vocabulary; route schemas describe requests for the OpenAPI document (docs/adr/0002).
   app.setValidatorCompiler(() => () => true);
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, openApiOptions());
   registerJsonParser(app);
-  installErrorHandling(app);
+  installErrorHandling(app, routes);
 
   const cors = createCorsPolicy(config.corsOrigins);
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
