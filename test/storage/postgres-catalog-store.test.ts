@@ -95,6 +95,7 @@ for (const backend of (await storeBackends()).filter((b) => b.name === 'postgres
         'sync_locks',
         'sync_runs',
         'webhook_deliveries',
+        'webhook_events',
         'webhooks',
       ]);
       expect(await opened.countAvailable()).toBe(0);

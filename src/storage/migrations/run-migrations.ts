@@ -9,6 +9,7 @@ import { catalogVersionMigration } from './003-catalog-version.js';
 import { priceHistoryMigration } from './004-price-history.js';
 import { webhooksMigration } from './005-webhooks.js';
 import { syncOrderAndLocksMigration } from './006-sync-order-and-locks.js';
+import { webhookEventsMigration } from './007-webhook-events.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -23,6 +24,7 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
     '004-price-history': priceHistoryMigration(caps),
     '005-webhooks': webhooksMigration(caps),
     '006-sync-order-and-locks': syncOrderAndLocksMigration,
+    '007-webhook-events': webhookEventsMigration(caps),
   };
 }
 
