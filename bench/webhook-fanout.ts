@@ -13,11 +13,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createProviderAdapters } from '../src/sync/providers/index.js';
 import { createCatalogStore } from '../src/storage/create-catalog-store.js';
+import { openSqlite } from '../src/storage/sqlite/open-sqlite.js';
 import type { ProviderCatalog } from '../src/sync/offer.js';
 import { machineLine, uptime, writeSection } from './support/report.js';
 
@@ -76,7 +76,7 @@ function sqliteDatabase(): Database_ {
   return {
     url: `sqlite:${file}`,
     stats: async () => {
-      const db = new Database(file, { readonly: true });
+      const db = openSqlite(file, { readonly: true });
       try {
         return await queueStats((text) =>
           Promise.resolve(Number((db.prepare(text).get() as { n: unknown }).n)),

@@ -1,13 +1,13 @@
 // Reads a test database's tables directly (SQLite file or PostgreSQL schema, by the store URL),
 // for tests that pin how something is stored rather than what the store answers.
-import Database from 'better-sqlite3';
 import pg from 'pg';
+import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
 
 export type Row = Record<string, unknown>;
 
 export async function rawQuery(url: string, text: string): Promise<Row[]> {
   if (url.startsWith('sqlite:')) {
-    const db = new Database(url.slice('sqlite:'.length), { readonly: true });
+    const db = openSqlite(url.slice('sqlite:'.length), { readonly: true });
     try {
       return db.prepare(text).all() as Row[];
     } finally {
