@@ -1,8 +1,10 @@
 // npx tsx bench/before-after.ts <other tree> [new-filter|cached|recommend|recommend-new-budget]
 // [catalogue] — this tree's app
 // against another checkout's app (for example `git archive <base> | tar -x -C /tmp/base`, with
-// node_modules linked in), side by side in one run on one database: the same wrk load, rounds
-// alternating, the median of the rounds' ratios (this tree over the other). For before/after
+// node_modules linked in), both as `npm start` runs them (each tree's `npm run build`, then its
+// `node dist/src/main.js`, logging at info to a file: bench/support/shipped-server.ts), side by
+// side in one run on one database: the same wrk load, rounds alternating, the median of the
+// rounds' ratios (this tree over the other), requests/s and CPU per request. For before/after
 // comparisons of a change on a loaded machine, where numbers from two runs cannot be compared.
 // recommend: POST /recommend with one body (the answer memo's path); recommend-new-budget: a
 // budget_max never sent before on every request (each one ranks anew, as a budget slider does).
@@ -10,17 +12,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  CACHED_PATH,
-  compiledApp,
-  KEY,
-  NEW_FILTER_PATH,
-  fill,
-  startApp,
-} from './support/app-bench.js';
-import { CLIENT_HEADER, benchEnv } from './support/bench-settings.js';
+import { CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import { CLIENT_HEADER } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
-import { startServer } from './support/server-process.js';
+import { buildShipped } from './support/shipped-server.js';
 import { CONNECTIONS, roundsTable, sideBySide } from './support/side-by-side.js';
 import { requireWrk } from './support/wrk.js';
 
@@ -32,8 +27,8 @@ if (other === undefined) {
   process.exit(2);
 }
 requireWrk();
-// Both trees compiled the same way (compiledApp): the comparison is of the code, not the loader.
-const otherApp = await compiledApp(path.resolve(other));
+// Both trees built and started the same way: the comparison is of the code.
+const otherApp = buildShipped(path.resolve(other));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
 /** The /recommend cases' body; `{price}` is replaced per request by bench/wrk/new-client.lua. */
 const RECOMMEND_BODY = `{"stack":["nginx","nodejs","postgresql","redis"],"scale":"medium","budget_max":${
@@ -45,8 +40,8 @@ try {
   writeFileSync(bodyFile, RECOMMEND_BODY);
   const recommend = which.startsWith('recommend');
   console.log(`start: load ${uptime()}`);
-  const mine = startApp(dir, catalogue);
-  const theirs = startServer(otherApp, [dir, catalogue], { API_KEYS: KEY, ...benchEnv });
+  const mine = startApp(dir);
+  const theirs = startApp(dir, {}, [], otherApp);
   try {
     const result = await sideBySide(
       { name: 'this tree', url: await mine.url, pid: mine.pid },
@@ -61,7 +56,7 @@ try {
     );
     console.log(
       `\n${which} on ${catalogue}: median ratio ${result.medianRatio.toFixed(3)}, ` +
-        `CPU ms per request ratio ${result.medianCpuRatio.toFixed(3)}`,
+        `CPU per request, this tree's over the other's ${result.medianCpuRatio.toFixed(3)}`,
     );
     console.log(roundsTable(result));
     console.log(`end: load ${uptime()}`);
