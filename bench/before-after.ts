@@ -8,11 +8,14 @@
 // comparisons of a change on a loaded machine, where numbers from two runs cannot be compared.
 // recommend: POST /recommend with one body (the answer memo's path); recommend-new-budget: a
 // budget_max never sent before on every request (each one ranks anew, as a budget slider does).
+// new-filter-eur: new-filter in another currency (D43: the records' EUR text).
+// <other tree> may instead be `env:NAME=VALUE[,NAME=VALUE...]`: this tree against itself run
+// with those settings (`env:CACHE_MAX_ENTRIES=0` is this tree without its response cache).
 // Prints the rounds; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import { APP, CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
 import { CLIENT_HEADER } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
 import { buildShipped } from './support/shipped-server.js';
@@ -22,13 +25,22 @@ import { requireWrk } from './support/wrk.js';
 const [other, which = 'new-filter', catalogue = 'snapshots'] = process.argv.slice(2);
 if (other === undefined) {
   console.error(
-    'usage: tsx bench/before-after.ts <other tree> [new-filter|cached|recommend|recommend-new-budget] [catalogue]',
+    'usage: tsx bench/before-after.ts <other tree | env:NAME=VALUE,...> [new-filter|new-filter-eur|cached|recommend|recommend-new-budget] [catalogue]',
   );
   process.exit(2);
 }
 requireWrk();
-// Both trees built and started the same way: the comparison is of the code.
-const otherApp = buildShipped(path.resolve(other));
+// Both trees built and started the same way: the comparison is of the code (or of the settings).
+const otherEnv: Record<string, string> = other.startsWith('env:')
+  ? Object.fromEntries(
+      other
+        .slice(4)
+        .split(',')
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    )
+  : {};
+const otherApp = other.startsWith('env:') ? APP : buildShipped(path.resolve(other));
+const otherName = other.startsWith('env:') ? other.slice(4) : path.basename(path.resolve(other));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
 /** The /recommend cases' body; `{price}` is replaced per request by bench/wrk/new-client.lua. */
 const RECOMMEND_BODY = `{"stack":["nginx","nodejs","postgresql","redis"],"scale":"medium","budget_max":${
@@ -41,13 +53,19 @@ try {
   const recommend = which.startsWith('recommend');
   console.log(`start: load ${uptime()}`);
   const mine = startApp(dir);
-  const theirs = startApp(dir, {}, [], otherApp);
+  const theirs = startApp(dir, otherEnv, [], otherApp);
   try {
     const result = await sideBySide(
       { name: 'this tree', url: await mine.url, pid: mine.pid },
-      { name: path.basename(path.resolve(other)), url: await theirs.url, pid: theirs.pid },
+      { name: otherName, url: await theirs.url, pid: theirs.pid },
       {
-        path: recommend ? '/recommend' : which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH,
+        path: recommend
+          ? '/recommend'
+          : which === 'cached'
+            ? CACHED_PATH
+            : which === 'new-filter-eur'
+              ? `${NEW_FILTER_PATH}&currency=EUR`
+              : NEW_FILTER_PATH,
         connections: CONNECTIONS,
         clientHeader: CLIENT_HEADER,
         headers: { 'x-api-key': KEY, ...(recommend && { 'content-type': 'application/json' }) },
