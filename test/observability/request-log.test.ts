@@ -79,7 +79,8 @@ function linesOf(s: Session, name: string): LogLine[] {
   return s.lines.filter((line) => line.reqId === id);
 }
 
-describe('request lines (D60)', () => {
+// Each case starts a real server that fills its catalogue from the bundled snapshots first.
+describe('request lines (D60)', { timeout: 120_000 }, () => {
   it('at info: one line per API request with method, path, status, duration and reqId; none for /health and the web UI', async () => {
     const s = await session('info');
 
