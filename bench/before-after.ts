@@ -11,6 +11,7 @@
 // new-filter-eur: new-filter in another currency (D43: the records' EUR text).
 // <other tree> may instead be `env:NAME=VALUE[,NAME=VALUE...]`: this tree against itself run
 // with those settings (`env:CACHE_MAX_ENTRIES=0` is this tree without its response cache).
+// BENCH_APP_ENV=NAME=VALUE[,...] gives both sides those settings (METRICS_PORT=0: metrics on).
 // Prints the rounds; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,14 +32,15 @@ if (other === undefined) {
 }
 requireWrk();
 // Both trees built and started the same way: the comparison is of the code (or of the settings).
-const otherEnv: Record<string, string> = other.startsWith('env:')
-  ? Object.fromEntries(
-      other
-        .slice(4)
-        .split(',')
-        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-    )
-  : {};
+const settings = (list: string): Record<string, string> =>
+  Object.fromEntries(
+    list
+      .split(',')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+const bothEnv = settings(process.env.BENCH_APP_ENV ?? '');
+const otherEnv = { ...bothEnv, ...(other.startsWith('env:') ? settings(other.slice(4)) : {}) };
 const otherApp = other.startsWith('env:') ? APP : buildShipped(path.resolve(other));
 const otherName = other.startsWith('env:') ? other.slice(4) : path.basename(path.resolve(other));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
@@ -52,7 +54,7 @@ try {
   writeFileSync(bodyFile, RECOMMEND_BODY);
   const recommend = which.startsWith('recommend');
   console.log(`start: load ${uptime()}`);
-  const mine = startApp(dir);
+  const mine = startApp(dir, bothEnv);
   const theirs = startApp(dir, otherEnv, [], otherApp);
   try {
     const result = await sideBySide(
