@@ -41,7 +41,8 @@ try {
   const counts = { 'Mark-Compact': { n: 0, ms: 0 }, Scavenge: { n: 0, ms: 0 } };
   for (const line of counted.split('\n')) {
     for (const kind of ['Mark-Compact', 'Scavenge'] as const) {
-      const match = new RegExp(`${kind} [^,]*, ([\\d.]+) /`).exec(line);
+      // `Scavenge 4.4 (5.1) -> 3.9 (6.1) MB, [pooled: 0 MB, ]2.01 / 0.00 ms` (Node 22 adds `pooled`).
+      const match = new RegExp(`${kind} [^,]*, (?:pooled: [\\d.]+ MB, )?([\\d.]+) /`).exec(line);
       if (match) {
         counts[kind].n += 1;
         counts[kind].ms += Number(match[1]);
