@@ -121,7 +121,9 @@ export function startApp(
   nodeOptions: readonly string[] = [],
   main: string = APP,
 ): ShippedServer {
-  return startShipped(main, dir, { API_KEYS: KEY, ...benchEnv, ...env }, nodeOptions);
+  // Each request's client address comes from wrk in CLIENT_HEADER (bench/wrk/new-client.lua).
+  const settings = { API_KEYS: KEY, CLIENT_IP_HEADER: CLIENT_HEADER, ...benchEnv, ...env };
+  return startShipped(main, dir, settings, nodeOptions);
 }
 
 /** Fills `dir`'s default database with `catalogue` in a process of its own (fill-catalogue.ts). */

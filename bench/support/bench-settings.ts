@@ -5,8 +5,6 @@ export const CLIENT_HEADER = 'x-bench-client';
 
 /** Settings every benchmarked app runs with (beyond the defaults). */
 export const benchEnv = {
-  // Each request's client address comes from wrk in this header (bench/wrk/new-client.lua).
-  CLIENT_IP_HEADER: CLIENT_HEADER,
   // Every request is a new client: a whole bench's addresses must fit in the counter table (the
   // client-flood bench measures the default bound).
   RATE_LIMIT_MAX_COUNTERS: '10000000',

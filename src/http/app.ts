@@ -114,6 +114,26 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     );
   }
 
+  /**
+   * One request against `scope`'s budget of `limit` a minute (D8), 429 over it; the onRequest hook
+   * charges each route so, and POST /mcp each tools/call against the endpoint it mirrors (D59).
+   */
+  const charge = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: string,
+    limit: number,
+    client: string = clientAddress(request),
+  ): Promise<void> => {
+    const route = request.routeTraits ?? routeTraitsOf(request);
+    const decision = await rateLimit(route, request, scope, client, limit);
+    reply.headers(rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      metrics.rateLimitRejected(scope, 'route');
+      throw tooMany(decision);
+    }
+  };
+
   const drain = services.drain;
   app.addHook('onRequest', async (request, reply) => {
     const route = routeTraitsOf(request);
@@ -136,12 +156,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     // 2. Rate limit, counted before authentication so key guessing is throttled too.
     const client = clientAddress(request);
     if (route.rateLimit !== undefined) {
-      const decision = await rateLimit(route, request, route.scope, client, route.rateLimit);
-      reply.headers(rateLimitHeaders(decision));
-      if (!decision.allowed) {
-        metrics.rateLimitRejected(route.scope, 'route');
-        throw tooMany(decision);
-      }
+      await charge(request, reply, route.scope, route.rateLimit, client);
     }
 
     // 3. Authentication; failures are limited on their own (D7a).
@@ -165,7 +180,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     return undefined;
   });
 
-  await registerRoutes(app, services);
+  await registerRoutes(app, services, charge);
   return app;
 }
 
