@@ -1,39 +1,48 @@
 // npx tsx bench/before-after.ts <other tree> [new-filter|cached|recommend|recommend-new-budget]
 // [catalogue] — this tree's app
 // against another checkout's app (for example `git archive <base> | tar -x -C /tmp/base`, with
-// node_modules linked in), side by side in one run on one database: the same wrk load, rounds
-// alternating, the median of the rounds' ratios (this tree over the other). For before/after
+// node_modules linked in), both as `npm start` runs them (each tree's `npm run build`, then its
+// `node dist/src/main.js`, logging at info to a file: bench/support/shipped-server.ts), side by
+// side in one run on one database: the same wrk load, rounds alternating, the median of the
+// rounds' ratios (this tree over the other), requests/s and CPU per request. For before/after
 // comparisons of a change on a loaded machine, where numbers from two runs cannot be compared.
 // recommend: POST /recommend with one body (the answer memo's path); recommend-new-budget: a
 // budget_max never sent before on every request (each one ranks anew, as a budget slider does).
+// new-filter-eur: new-filter in another currency (D43: the records' EUR text).
+// <other tree> may instead be `env:NAME=VALUE[,NAME=VALUE...]`: this tree against itself run
+// with those settings (`env:CACHE_MAX_ENTRIES=0` is this tree without its response cache).
+// BENCH_APP_ENV=NAME=VALUE[,...] gives both sides those settings (METRICS_PORT=0: metrics on).
 // Prints the rounds; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  CACHED_PATH,
-  compiledApp,
-  KEY,
-  NEW_FILTER_PATH,
-  fill,
-  startApp,
-} from './support/app-bench.js';
-import { CLIENT_HEADER, benchEnv } from './support/bench-settings.js';
+import { APP, CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import { CLIENT_HEADER } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
-import { startServer } from './support/server-process.js';
+import { buildShipped } from './support/shipped-server.js';
 import { CONNECTIONS, roundsTable, sideBySide } from './support/side-by-side.js';
 import { requireWrk } from './support/wrk.js';
 
 const [other, which = 'new-filter', catalogue = 'snapshots'] = process.argv.slice(2);
 if (other === undefined) {
   console.error(
-    'usage: tsx bench/before-after.ts <other tree> [new-filter|cached|recommend|recommend-new-budget] [catalogue]',
+    'usage: tsx bench/before-after.ts <other tree | env:NAME=VALUE,...> [new-filter|new-filter-eur|cached|recommend|recommend-new-budget] [catalogue]',
   );
   process.exit(2);
 }
 requireWrk();
-// Both trees compiled the same way (compiledApp): the comparison is of the code, not the loader.
-const otherApp = await compiledApp(path.resolve(other));
+// Both trees built and started the same way: the comparison is of the code (or of the settings).
+const settings = (list: string): Record<string, string> =>
+  Object.fromEntries(
+    list
+      .split(',')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+const bothEnv = settings(process.env.BENCH_APP_ENV ?? '');
+const otherEnv = { ...bothEnv, ...(other.startsWith('env:') ? settings(other.slice(4)) : {}) };
+const otherApp = other.startsWith('env:') ? APP : buildShipped(path.resolve(other));
+const otherName = other.startsWith('env:') ? other.slice(4) : path.basename(path.resolve(other));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
 /** The /recommend cases' body; `{price}` is replaced per request by bench/wrk/new-client.lua. */
 const RECOMMEND_BODY = `{"stack":["nginx","nodejs","postgresql","redis"],"scale":"medium","budget_max":${
@@ -45,14 +54,20 @@ try {
   writeFileSync(bodyFile, RECOMMEND_BODY);
   const recommend = which.startsWith('recommend');
   console.log(`start: load ${uptime()}`);
-  const mine = startApp(dir, catalogue);
-  const theirs = startServer(otherApp, [dir, catalogue], { API_KEYS: KEY, ...benchEnv });
+  const mine = startApp(dir, bothEnv);
+  const theirs = startApp(dir, otherEnv, [], otherApp);
   try {
     const result = await sideBySide(
       { name: 'this tree', url: await mine.url, pid: mine.pid },
-      { name: path.basename(path.resolve(other)), url: await theirs.url, pid: theirs.pid },
+      { name: otherName, url: await theirs.url, pid: theirs.pid },
       {
-        path: recommend ? '/recommend' : which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH,
+        path: recommend
+          ? '/recommend'
+          : which === 'cached'
+            ? CACHED_PATH
+            : which === 'new-filter-eur'
+              ? `${NEW_FILTER_PATH}&currency=EUR`
+              : NEW_FILTER_PATH,
         connections: CONNECTIONS,
         clientHeader: CLIENT_HEADER,
         headers: { 'x-api-key': KEY, ...(recommend && { 'content-type': 'application/json' }) },
@@ -61,7 +76,7 @@ try {
     );
     console.log(
       `\n${which} on ${catalogue}: median ratio ${result.medianRatio.toFixed(3)}, ` +
-        `CPU ms per request ratio ${result.medianCpuRatio.toFixed(3)}`,
+        `CPU per request, this tree's over the other's ${result.medianCpuRatio.toFixed(3)}`,
     );
     console.log(roundsTable(result));
     console.log(`end: load ${uptime()}`);

@@ -35,7 +35,7 @@ const loadAtStart = uptime();
 try {
   await fill(dir, 'snapshots');
   // The default bound: no RATE_LIMIT_MAX_COUNTERS (an empty value is the default).
-  const app = startApp(dir, 'snapshots', { RATE_LIMIT_MAX_COUNTERS: '', BENCH_MEMORY_LOG: '1000' });
+  const app = startApp(dir, { RATE_LIMIT_MAX_COUNTERS: '' });
   const url = await app.url;
   try {
     const records = await availableRecords(app);
@@ -138,12 +138,6 @@ try {
     await sleep(70_000);
     const rssLater = app.alive() ? app.rssMb() : NaN;
     const later = app.alive() ? await ask('192.0.2.201').then((r) => r.status) : 0;
-    const heap = app.logs.filter((l) => l.msg === 'memory');
-    const heapBefore = heap.findLast((l) => Number(l.at) <= windowStart.getTime());
-    const heapPeak = heap.reduce<Record<string, unknown> | undefined>(
-      (max, l) => (max === undefined || Number(l.heapUsed) > Number(max.heapUsed) ? l : max),
-      undefined,
-    );
     const loadAfter = uptime();
 
     const answered = flood.requests;
@@ -159,8 +153,6 @@ try {
       `- RSS growth, peak during the flood minus before it: **${growth.toFixed(1)} MB** ` +
         `(${rssBefore.toFixed(1)} → peak ${rssPeak.toFixed(1)} MB), ${verdict(growth, 64, true)}; ` +
         `${rssAfter.toFixed(1)} MB when it ended, ${rssLater.toFixed(1)} MB 70 s later`,
-      `- V8 heap used (the app's own process.memoryUsage() every second): ${mb(heapBefore?.heapUsed)} MB before the flood, ` +
-        `at most ${mb(heapPeak?.heapUsed)} MB during it (heap reserved then ${mb(heapPeak?.heapTotal)} MB)`,
       `- no crash: process ${alive ? 'alive' : 'DEAD'}; a new client's /instances answered ${after} right after the flood ` +
         `(503 while the window's counters fill the table) and ${later} 70 s later`,
       `- limits exact for clients under the bound: **${exact ? 'yes' : 'NO'}** (${PROBES} clients that held a counter ` +
@@ -194,10 +186,6 @@ ${summary}`,
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
-}
-
-function mb(bytes: unknown): string {
-  return typeof bytes === 'number' ? (bytes / 1e6).toFixed(1) : '?';
 }
 
 function burst(probes: readonly Probe[]): Probe {

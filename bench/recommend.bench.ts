@@ -14,7 +14,14 @@ import { CLIENT_HEADER } from './support/bench-settings.js';
 import { capture, writeForBare } from './support/capture.js';
 import { machineLine, uptime, writeSection } from './support/report.js';
 import { startServer } from './support/server-process.js';
-import { CONNECTIONS, roundsTable, sideBySide, verdict } from './support/side-by-side.js';
+import {
+  CONNECTIONS,
+  cpuMicros,
+  roundsTable,
+  sideBySide,
+  verdict,
+  type SideBySide,
+} from './support/side-by-side.js';
 import { AddressSpace, requireWrk } from './support/wrk.js';
 
 const BODY = JSON.stringify({
@@ -30,7 +37,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-bench-recommend-'));
 const loadAtStart = uptime();
 try {
   await fill(dir, 'snapshots');
-  const app = startApp(dir, 'snapshots');
+  const app = startApp(dir);
   const appUrl = await app.url;
   const records = await availableRecords(app);
   const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
@@ -49,11 +56,12 @@ try {
   const addresses = new AddressSpace();
   let result;
   let newBudget;
+  let logLines = 0;
   try {
     const run = async (file: string) =>
       sideBySide(
-        { name: 'cloudprice', url: appUrl },
-        { name: 'bare', url: await bare.url },
+        { name: 'cloudprice', url: appUrl, pid: app.pid },
+        { name: 'bare', url: await bare.url, pid: bare.pid },
         {
           path: '/recommend',
           method: 'POST',
@@ -66,15 +74,25 @@ try {
       );
     result = await run(requestFile);
     newBudget = await run(newBudgetFile);
+    logLines = app.requestLines();
   } finally {
     await Promise.all([app.stop(), bare.stop()]);
   }
-  const summary = `- POST /recommend, the same body: **${result.medianRatio.toFixed(2)}** of bare, ${verdict(result.medianRatio, 0.5)}; cloudprice p99 ${result.medianRoundP99Ms.toFixed(1)} ms in the median round`;
-  const newSummary = `- POST /recommend, a new budget_max on every request: **${newBudget.medianRatio.toFixed(2)}** of bare, ${verdict(newBudget.medianRatio, 0.5)}; cloudprice p99 ${newBudget.medianRoundP99Ms.toFixed(1)} ms in the median round`;
-  console.log(`${summary}\n${newSummary}`);
+  const line = (name: string, r: SideBySide, target: number) =>
+    `- POST /recommend, ${name}: CPU per request bare ÷ ours **${r.medianCpuShare.toFixed(2)}** ` +
+    `(${cpuMicros(r, 'b')} µs vs ${cpuMicros(r, 'a')} µs in the median round), ${verdict(r.medianCpuShare, target)}; ` +
+    `requests/s **${r.medianRatio.toFixed(2)}** of bare; cloudprice p99 ${r.medianRoundP99Ms.toFixed(1)} ms in the median round`;
+  const summary = line('the same body', result, 0.4);
+  const newSummary = line('a new budget_max on every request', newBudget, 0.2);
+  const answered = [result, newBudget].reduce(
+    (sum, r) => sum + r.rounds.reduce((n, round) => n + round.a.requests, r.warmupRequests),
+    1,
+  );
+  const logSummary = `- log: ${logLines.toLocaleString('en-US')} request lines for ${answered.toLocaleString('en-US')} requests wrk counted (D60: one line each; the server also answers the requests in flight when a run stops)`;
+  console.log(`${summary}\n${newSummary}\n${logSummary}`);
   writeSection(
     'recommend',
-    `## POST /recommend (issue 9)
+    `## POST /recommend (issue 23, as shipped)
 
 Command: \`npm run bench:recommend\` (bench/recommend.bench.ts). ${machineLine()}.
 Load average (\`uptime\`) at the start: ${loadAtStart}; at the end: ${uptime()}.
@@ -94,10 +112,14 @@ memo and ranks the candidates (the path a budget slider produces). The bare serv
 1's bytes (answers of other budgets differ in a few pros/cons words).
 
 ${summary}
+${newSummary}
+${logSummary}
+
+Case 1:
 
 ${roundsTable(result)}
 
-${newSummary}
+Case 2:
 
 ${roundsTable(newBudget)}`,
   );

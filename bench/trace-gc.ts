@@ -3,51 +3,26 @@
 // with `node --trace-gc`, 3 s of wrk to warm up, then 10 s counted: requests, Mark-Compacts and
 // Scavenges with their summed pause (the first number of each trace line's "x / y ms").
 // Prints the counts; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KEY, NEW_FILTER_PATH, compiledApp, fill } from './support/app-bench.js';
-import { CLIENT_HEADER, benchEnv } from './support/bench-settings.js';
+import { KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import { CLIENT_HEADER } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
+import { buildShipped } from './support/shipped-server.js';
 import { CONNECTIONS } from './support/side-by-side.js';
 import { requireWrk, runWrk } from './support/wrk.js';
-import { spawn } from 'node:child_process';
 
 const [tree = path.resolve(import.meta.dirname, '..'), catalogue = 'snapshots'] =
   process.argv.slice(2);
 requireWrk();
-const appScript = await compiledApp(path.resolve(tree));
+const main = buildShipped(path.resolve(tree));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-trace-gc-'));
 try {
   await fill(dir, catalogue);
-  const child = spawn(process.execPath, ['--trace-gc', appScript, dir, catalogue], {
-    env: { ...process.env, API_KEYS: KEY, ...benchEnv },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let counting = false;
-  const counts = { 'Mark-Compact': { n: 0, ms: 0 }, Scavenge: { n: 0, ms: 0 } };
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`app exited with ${code} before listening`)));
-    child.stdout.on('data', (data: Buffer) => {
-      out += data.toString();
-      let newline: number;
-      while ((newline = out.indexOf('\n')) >= 0) {
-        const line = out.slice(0, newline);
-        out = out.slice(newline + 1);
-        const listening = /^listening (http:\/\/\S+)$/.exec(line);
-        if (listening) resolve(listening[1]!);
-        if (!counting) continue;
-        for (const kind of ['Mark-Compact', 'Scavenge'] as const) {
-          const match = new RegExp(`${kind} [^,]*, ([\\d.]+) /`).exec(line);
-          if (match) {
-            counts[kind].n += 1;
-            counts[kind].ms += Number(match[1]);
-          }
-        }
-      }
-    });
-  });
+  // --trace-gc prints to stdout, which goes to the server's log file with its own lines.
+  const app = startApp(dir, {}, ['--trace-gc'], main);
+  const url = await app.url;
   const load = (seconds: number, firstAddress: number) =>
     runWrk({
       url: `${url}${NEW_FILTER_PATH}`,
@@ -58,12 +33,22 @@ try {
       headers: { 'x-api-key': KEY },
     });
   const warm = await load(3, 0);
-  counting = true;
+  const from = app.logBytes();
   const result = await load(10, warm.addressesUsed + 1);
-  counting = false;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  const to = app.logBytes();
+  await app.stop();
+  const counted = readFileSync(app.logFile).subarray(from, to).toString('utf8');
+  const counts = { 'Mark-Compact': { n: 0, ms: 0 }, Scavenge: { n: 0, ms: 0 } };
+  for (const line of counted.split('\n')) {
+    for (const kind of ['Mark-Compact', 'Scavenge'] as const) {
+      // `Scavenge 4.4 (5.1) -> 3.9 (6.1) MB, [pooled: 0 MB, ]2.01 / 0.00 ms` (Node 22 adds `pooled`).
+      const match = new RegExp(`${kind} [^,]*, (?:pooled: [\\d.]+ MB, )?([\\d.]+) /`).exec(line);
+      if (match) {
+        counts[kind].n += 1;
+        counts[kind].ms += Number(match[1]);
+      }
+    }
+  }
   const mc = counts['Mark-Compact'];
   const sc = counts.Scavenge;
   console.log(

@@ -1,11 +1,10 @@
-// Shared by the benches that run the real app: starting it on a filled database, one
+// Shared by the benches that run the real app: starting it as shipped on a filled database, one
 // /instances case against a bare server, the method paragraph every section repeats.
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { CLIENT_HEADER, benchEnv } from './bench-settings.js';
 import { capture, writeForBare } from './capture.js';
-import { runScript, startServer, type ServerProcess } from './server-process.js';
-import { moduleGraph, transpileFiles } from './transpile.js';
+import { runScript, startServer } from './server-process.js';
+import { buildShipped, startShipped, type ShippedServer } from './shipped-server.js';
 import {
   CONNECTIONS,
   ROUNDS,
@@ -19,31 +18,13 @@ import { WRK_THREADS } from './wrk.js';
 
 export const KEY = 'bench-key-0123456789abcdef';
 const here = import.meta.dirname;
-const ROOT = path.resolve(here, '../..');
+export const ROOT = path.resolve(here, '../..');
 
-/**
- * The app as `npm start` runs it: its TypeScript compiled to JavaScript and run by plain `node`,
- * not through tsx, whose esbuild output adds a `__name` call wherever a function is created (a
- * per-request cost production does not have: 3% of a cached /instances request's CPU, measured
- * 2026-11-24). Written under `<tree>/bench/.out/app-<pid>/` so that the compiled modules resolve
- * that tree's node_modules, and removed when the bench exits. `tree` is this checkout unless a
- * before/after comparison names another.
- */
-export async function compiledApp(tree: string = ROOT): Promise<string> {
-  const outDir = path.join(tree, 'bench/.out', `app-${process.pid}`);
-  process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
-  const graph = await moduleGraph(tree, [
-    'bench/support/app-server.ts',
-    // Started as a worker by the provider_c sync, by file name rather than by import.
-    'src/sync/providers/provider-c/parse-worker.ts',
-  ]);
-  await transpileFiles(tree, graph, outDir);
-  return path.join(outDir, 'bench/support/app-server.js');
-}
-
-export const APP = await compiledApp();
+/** This tree built as `npm start` runs it (`npm run build`): dist/src/main.js. */
+export const APP = buildShipped(ROOT);
 export const BARE = path.join(here, 'bare-server.ts');
 export const FASTIFY = path.join(here, 'fastify-server.ts');
+const FILL = path.join(here, 'fill-catalogue.ts');
 
 export const NEW_FILTER_PATH = '/instances?limit=50&sort_by=price&order=desc&max_price={price}';
 export const CACHED_PATH = '/instances?limit=50&sort_by=price';
@@ -62,7 +43,7 @@ export interface InstancesCase {
  */
 export async function instancesCase(
   name: string,
-  app: ServerProcess,
+  app: ShippedServer,
   dir: string,
   wrkPath: string,
   samplePath: string,
@@ -81,8 +62,8 @@ export async function instancesCase(
   try {
     console.log(`${name}: ${sample.body.length} B body`);
     const result = await sideBySide(
-      { name: 'cloudprice', url: appUrl },
-      { name: 'bare', url: await bare.url },
+      { name: 'cloudprice', url: appUrl, pid: app.pid },
+      { name: 'bare', url: await bare.url, pid: bare.pid },
       {
         path: wrkPath,
         connections: CONNECTIONS,
@@ -92,7 +73,7 @@ export async function instancesCase(
       addresses,
     );
     const ceiling = withCeiling
-      ? await frameworkCeiling(bodyFile, await bare.url, wrkPath, addresses)
+      ? await frameworkCeiling(bodyFile, bare, await bare.url, wrkPath, addresses)
       : undefined;
     return { name, result, bodyBytes: sample.body.length, ...(ceiling && { ceiling }) };
   } finally {
@@ -106,6 +87,7 @@ export async function instancesCase(
  */
 async function frameworkCeiling(
   bodyFile: string,
+  bare: { readonly pid: number },
   bareUrl: string,
   wrkPath: string,
   addresses: AddressSpace,
@@ -114,8 +96,8 @@ async function frameworkCeiling(
   try {
     console.log('framework ceiling: plain Fastify against the same bare server');
     return await sideBySide(
-      { name: 'plain Fastify', url: await fastify.url },
-      { name: 'bare', url: bareUrl },
+      { name: 'plain Fastify', url: await fastify.url, pid: fastify.pid },
+      { name: 'bare', url: bareUrl, pid: bare.pid },
       {
         path: wrkPath,
         connections: CONNECTIONS,
@@ -129,21 +111,27 @@ async function frameworkCeiling(
   }
 }
 
-/** The app on `dir`'s database, with a counter table large enough for a whole bench. */
+/**
+ * The app as shipped (bench/support/shipped-server.ts) on `dir`'s database, `main` this tree's
+ * build unless a before/after comparison names another's.
+ */
 export function startApp(
   dir: string,
-  catalogue: string,
   env: Record<string, string> = {},
   nodeOptions: readonly string[] = [],
-) {
-  return startServer(APP, [dir, catalogue], { API_KEYS: KEY, ...benchEnv, ...env }, nodeOptions);
+  main: string = APP,
+): ShippedServer {
+  // Each request's client address comes from wrk in CLIENT_HEADER (bench/wrk/new-client.lua).
+  const settings = { API_KEYS: KEY, CLIENT_IP_HEADER: CLIENT_HEADER, ...benchEnv, ...env };
+  return startShipped(main, dir, settings, nodeOptions);
 }
 
+/** Fills `dir`'s default database with `catalogue` in a process of its own (fill-catalogue.ts). */
 export async function fill(dir: string, catalogue: string): Promise<void> {
-  await runScript(APP, [dir, catalogue, 'fill-only'], { API_KEYS: KEY });
+  await runScript(FILL, [dir, catalogue]);
 }
 
-export async function availableRecords(app: ServerProcess): Promise<number> {
+export async function availableRecords(app: { readonly url: Promise<string> }): Promise<number> {
   const health = (await fetch(`${await app.url}/health`, {
     headers: { 'x-api-key': KEY, [CLIENT_HEADER]: 'capture-health' },
   }).then((r) => r.json())) as { summary: { total_instances: number } };
@@ -151,14 +139,18 @@ export async function availableRecords(app: ServerProcess): Promise<number> {
 }
 
 export function method(): string {
-  return `wrk ${WRK_THREADS} threads, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up per
-server, then ${ROUNDS} rounds of ${SECONDS} s alternating cloudprice and bare; each round's ratio
-is cloudprice's requests/s over bare's, the result is the median of the rounds' ratios. Every
-request carries a client address never used before (\`bench/wrk/new-client.lua\` sets the
-header the app trusts, \`CLIENT_IP_HEADER=${CLIENT_HEADER}\`), so each pays a new rate-limit
-counter; \`RATE_LIMIT_MAX_COUNTERS=${benchEnv.RATE_LIMIT_MAX_COUNTERS}\` so that a whole bench's
-addresses fit (the client-flood bench measures the default bound). Servers, harness and wrk
-are separate processes; the app runs compiled to JavaScript as \`npm start\` runs it
-(\`compiledApp\` in \`bench/support/app-bench.ts\`), the bare server is \`bench/support/bare-server.ts\`
-sending the body and headers the app sent for the same request.`;
+  return `the server as \`npm start\` runs it: \`npm run build\`, then \`node dist/src/main.js\` in
+the tree with the default configuration (no \`LOG_LEVEL\`: \`info\`, one line per request) and
+stdout and stderr appended to a log file (bench/support/shipped-server.ts); the only settings
+given are \`DATA_DIR\` (a filled temporary directory, its default SQLite database), \`PORT=0\`,
+\`API_KEYS\`, \`CLIENT_IP_HEADER=${CLIENT_HEADER}\` and
+\`RATE_LIMIT_MAX_COUNTERS=${benchEnv.RATE_LIMIT_MAX_COUNTERS}\` (every request carries a client
+address never used before, \`bench/wrk/new-client.lua\`, so each pays a new rate-limit counter,
+and a whole bench's addresses must fit). Against it, a bare \`node:http\` server
+(\`bench/support/bare-server.ts\`) sending the body and headers the app sent for the same
+request. wrk ${WRK_THREADS} thread(s), ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up per
+server, then ${ROUNDS} rounds of ${SECONDS} s alternating cloudprice and bare. Per run: requests/s
+and each server's CPU time (utime + stime from \`/proc/<pid>/stat\`, all threads) over the
+requests it answered; a round's CPU ratio is bare's CPU per request over ours (1 = as cheap as
+bare), the result the median of the rounds.`;
 }

@@ -39,11 +39,18 @@ export interface SideBySide {
   readonly b: string;
   readonly rounds: readonly Round[];
   readonly medianRatio: number;
-  /** The median of the rounds' CPU-per-request ratios (NaN without both pids). */
+  /** The median of the rounds' CPU-per-request ratios, A's over B's (NaN without both pids). */
   readonly medianCpuRatio: number;
+  /**
+   * The median of B's CPU per request over A's: with B the bare server, the share of bare's
+   * efficiency A keeps (1 = as cheap as bare; the issue's targets are on this figure).
+   */
+  readonly medianCpuShare: number;
   /** A's p99 in the round whose ratio is the median, and the worst of A's rounds. */
   readonly medianRoundP99Ms: number;
   readonly worstP99Ms: number;
+  /** Requests A answered in its warm-up run. */
+  readonly warmupRequests: number;
 }
 
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -103,7 +110,7 @@ export async function sideBySide(
     addresses.used(result);
     return { ...checked(who.name, result, false), cpuMsPerRequest: cpuMs / result.requests };
   };
-  await run(a, WARMUP_SECONDS);
+  const warmup = await run(a, WARMUP_SECONDS);
   await run(b, WARMUP_SECONDS);
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i += 1) {
@@ -125,11 +132,12 @@ export async function sideBySide(
         `ratio ${round.ratio.toFixed(3)} | load ${loadBefore.toFixed(2)}` +
         (Number.isNaN(round.cpuRatio)
           ? ''
-          : ` | CPU ms/request ${ra.cpuMsPerRequest.toFixed(4)} / ${rb.cpuMsPerRequest.toFixed(4)} = ${round.cpuRatio.toFixed(3)}`),
+          : ` | CPU µs/request ${(ra.cpuMsPerRequest * 1000).toFixed(1)} / ${(rb.cpuMsPerRequest * 1000).toFixed(1)}, ${b.name} ÷ ${a.name} ${(1 / round.cpuRatio).toFixed(3)}`),
     );
   }
   const medianRatio = median(rounds.map((r) => r.ratio));
   const medianCpuRatio = median(rounds.map((r) => r.cpuRatio));
+  const medianCpuShare = median(rounds.map((r) => 1 / r.cpuRatio));
   const medianRound = rounds.find((r) => r.ratio === medianRatio) ?? rounds[0]!;
   return {
     a: a.name,
@@ -137,9 +145,18 @@ export async function sideBySide(
     rounds,
     medianRatio,
     medianCpuRatio,
+    medianCpuShare,
     medianRoundP99Ms: medianRound.a.p99Ms,
     worstP99Ms: Math.max(...rounds.map((r) => r.a.p99Ms)),
+    warmupRequests: warmup.requests,
   };
+}
+
+/** A's or B's CPU µs per request in the round whose CPU ratio is the median, one decimal. */
+export function cpuMicros(result: SideBySide, who: 'a' | 'b'): string {
+  const byRatio = [...result.rounds].sort((x, y) => x.cpuRatio - y.cpuRatio);
+  const round = byRatio[Math.floor((byRatio.length - 1) / 2)];
+  return round === undefined ? 'n/a' : (round[who].cpuMsPerRequest * 1000).toFixed(1);
 }
 
 /** The rounds of one comparison as a markdown table (with CPU columns when it was measured). */
@@ -147,7 +164,7 @@ export function roundsTable(result: SideBySide): string {
   const cpu = !Number.isNaN(result.medianCpuRatio);
   const lines = [
     `| round | ${result.a} req/s | p50 ms | p99 ms | ${result.b} req/s | p50 ms | p99 ms | ratio | ` +
-      (cpu ? `CPU ms/req ${result.a} | ${result.b} | CPU ratio | ` : '') +
+      (cpu ? `CPU µs/req ${result.a} | ${result.b} | CPU ${result.b} ÷ ${result.a} | ` : '') +
       'socket errors | load avg (1 min) |',
     `| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ${cpu ? '---: | ---: | ---: | ' : ''}---: | ---: |`,
   ];
@@ -157,7 +174,7 @@ export function roundsTable(result: SideBySide): string {
         `${Math.round(r.b.requestsPerSecond)} | ${r.b.p50Ms.toFixed(2)} | ${r.b.p99Ms.toFixed(2)} | ` +
         `${r.ratio.toFixed(3)} | ` +
         (cpu
-          ? `${r.a.cpuMsPerRequest.toFixed(4)} | ${r.b.cpuMsPerRequest.toFixed(4)} | ${r.cpuRatio.toFixed(3)} | `
+          ? `${(r.a.cpuMsPerRequest * 1000).toFixed(1)} | ${(r.b.cpuMsPerRequest * 1000).toFixed(1)} | ${(1 / r.cpuRatio).toFixed(3)} | `
           : '') +
         `${r.a.socketErrors}/${r.b.socketErrors} | ${r.loadBefore.toFixed(2)} → ${r.loadAfter.toFixed(2)} |`,
     );

@@ -56,8 +56,11 @@ export function requireWrk(): string {
   process.exit(1);
 }
 
-/** wrk threads: 2 by default (one per core of the machines these numbers come from). */
-export const WRK_THREADS = Number(process.env.WRK_THREADS ?? 2);
+/**
+ * wrk threads: 1 by default (issue 23's method, `wrk -t1 -c50`), so that on a 2-core machine the
+ * load tool takes one core and the server under test the other.
+ */
+export const WRK_THREADS = Number(process.env.WRK_THREADS ?? 1);
 
 export function runWrk(options: WrkOptions): Promise<WrkResult> {
   const wrk = requireWrk();

@@ -22,7 +22,7 @@ import { registerJsonParser } from './json-body.js';
 import { openApiOptions } from './openapi.js';
 import { CounterStoreFullError } from '../infra/memory/memory-counter-store.js';
 import { createRateLimiter, rateLimitHeaders, type RateDecision } from './rate-limit.js';
-import { MetricsLogController } from './request-metrics.js';
+import { RequestLogController } from './request-log.js';
 import { recordRoutes } from './route-table.js';
 import { routeTraitsOf, type RouteTraits } from './route-traits.js';
 import { registerRoutes } from './routes/index.js';
@@ -61,9 +61,9 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   const metrics = services.metrics ?? noopMetrics;
   const app = Fastify({
     // Always a logger instance: Fastify then follows every response to its end, where the
-    // metrics log controller records it.
+    // request log controller writes its one line and records it in the metrics (D60, D51).
     loggerInstance: logger,
-    ...(metrics.enabled && { logController: new MetricsLogController(metrics) }),
+    logController: new RequestLogController(metrics),
     bodyLimit: BODY_LIMIT_BYTES,
     serverFactory: (handler) => createHttpServer(config, logger, handler),
     clientErrorHandler: handleClientError,

@@ -63,7 +63,7 @@ export function installErrorHandling(
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      request.log.info({ err: error }, 'client error from the framework');
+      request.log.debug({ err: error }, 'client error from the framework');
       return sendError(
         reply,
         new AppError('INVALID_PARAMETER', FRAMEWORK_MESSAGES.INVALID_PARAMETER!),

@@ -17,6 +17,8 @@ export interface RouteTraits {
    * URL, so a client cannot grow the series; 'unmatched' for every path no route matches (404).
    */
   readonly label: string;
+  /** The request line is written at debug, not info (D60: /health probes, web UI files). */
+  readonly logAtDebug: boolean;
 }
 
 declare module 'fastify' {
@@ -35,7 +37,16 @@ const UNMATCHED: RouteTraits = Object.freeze({
   scope: 'unknown',
   cachedReply: undefined,
   label: 'unmatched',
+  logAtDebug: false,
 });
+
+/**
+ * Probes and the web UI's files (and `/`, its redirect): frequent, and nothing an operator reads
+ * request by request.
+ */
+function quietRoute(url: string | undefined): boolean {
+  return url === '/health' || url === '/' || url === '/ui' || url?.startsWith('/ui/') === true;
+}
 
 /** The traits of the request's route, made on the route's first request. */
 export function routeTraitsOf(request: FastifyRequest): RouteTraits {
@@ -51,6 +62,7 @@ export function routeTraitsOf(request: FastifyRequest): RouteTraits {
       scope: config.rateLimitScope ?? route.url ?? 'unknown',
       cachedReply: config.cachedReply,
       label: route.url ?? 'unmatched',
+      logAtDebug: quietRoute(route.url),
     });
     byRoute.set(config, traits);
   }

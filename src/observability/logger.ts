@@ -34,9 +34,7 @@ export function createLogger(options: LoggerOptions): Logger {
     // The API key header must never reach a log, whatever a serializer decides to include.
     redact: ['req.headers["x-api-key"]', 'headers["x-api-key"]'],
   };
-  // Synchronous writes: a line logged just before process.exit() (a failed start, the end of a
-  // drain) must not be lost in a buffer.
-  const target = options.destination ?? pino.destination({ dest: fd, sync: true });
+  const target = options.destination ?? fileDestination(fd);
   const destination =
     options.format === 'pretty'
       ? pretty({
@@ -50,6 +48,38 @@ export function createLogger(options: LoggerOptions): Logger {
         })
       : target;
   return pino(pinoOptions, destination);
+}
+
+/**
+ * Where the server writes (fd 1) and where the CLI and start-up failures write (fd 2).
+ * The server's writes are asynchronous (D60: log writes never block the request path): a line
+ * goes into SonicBoom's buffer and is written by one `fs.write` at a time, lines that arrive
+ * meanwhile joining the next write; under load that is a few writes a millisecond, not one
+ * blocking write per line. `maxLength` bounds the buffer when the reader of stdout stalls
+ * (beyond 16 MiB lines are dropped rather than the process growing). What is still buffered
+ * when the process exits is written synchronously by the 'exit' listener below, so lines logged
+ * just before process.exit() (the end of a drain, a failed start) are not lost; `fatal` always
+ * writes synchronously (pino). fd 2 stays synchronous: the CLI prints a few lines and exits.
+ */
+function fileDestination(fd: 1 | 2): DestinationStream {
+  if (fd === 2) return pino.destination({ dest: fd, sync: true });
+  stdout ??= asyncStdout();
+  return stdout;
+}
+
+/** One per process: every logger of the server shares it, and it has one 'exit' listener. */
+let stdout: DestinationStream | undefined;
+
+function asyncStdout(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 });
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // Not open yet (nothing was written) or already closed: nothing to flush.
+    }
+  });
+  return destination;
 }
 
 /** A logger that drops everything (tests, benchmarks that measure without logging). */

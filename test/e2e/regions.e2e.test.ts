@@ -3,7 +3,6 @@
 // answer, the cheapest region of each row is marked, Back restores, and axe passes at every width.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FEATURES } from '../../web/src/features.js';
 import { checkAtEveryWidth, chromiumMissing } from './support/browser.js';
 import { keyedSession } from './support/keyed-session.js';
 
@@ -21,147 +20,141 @@ interface TypesAnswer {
 
 const skip = chromiumMissing();
 
-// Runs once the page is built with the view on (web/src/features.ts), i.e. when the server has
-// /instance-types.
-describe.skipIf(skip !== undefined || !FEATURES.instanceTypes)(
-  'regions side by side',
-  { timeout: 120_000 },
-  () => {
-    const session = keyedSession('10.80.0.');
-    const keyedPage = session.keyedPage;
-    async function types(query: string, id: string): Promise<TypesAnswer> {
-      const response = await session.server().api(`/instance-types?${query}`, id);
-      expect(response.status).toBe(200);
-      return (await response.json()) as TypesAnswer;
+describe.skipIf(skip !== undefined)('regions side by side', { timeout: 120_000 }, () => {
+  const session = keyedSession('10.80.0.');
+  const keyedPage = session.keyedPage;
+  async function types(query: string, id: string): Promise<TypesAnswer> {
+    const response = await session.server().api(`/instance-types?${query}`, id);
+    expect(response.status).toBe(200);
+    return (await response.json()) as TypesAnswer;
+  }
+  const search = (page: Page) => new URL(page.url()).searchParams;
+  const status = (page: Page) => page.locator('main p.status').first();
+  const rowTypes = async (page: Page) =>
+    (await page.locator('table.data tbody th[scope=row]').allTextContents()).map((t) =>
+      t.replace(/^.*\((.*)\)$/, '$1'),
+    );
+
+  it('one price column per selected region, the cheapest marked, all in the URL; Back restores', async () => {
+    const { page, problems, id } = await keyedPage('/ui/?view=regions&provider=provider_c');
+    const first = await types('provider=provider_c&limit=50&offset=0', id);
+    await expect
+      .poll(() => rowTypes(page))
+      .toEqual(first.data.instance_types.map((t) => t.instance_id));
+    expect(await status(page).textContent()).toBe(
+      `Showing 1–50 of ${first.data.pagination.total} instance types`,
+    );
+    expect(await page.locator('table.data').getAttribute('aria-rowcount')).toBe(
+      String(first.data.pagination.total + 1),
+    );
+    expect(
+      await checkAtEveryWidth(page, 'regions', () =>
+        page.locator('table.data tbody tr').first().waitFor(),
+      ),
+    ).toEqual([]);
+
+    // Keep Tokyo and Seoul of provider_c only, then only types offered in both.
+    for (const code of ['ap-northeast-3', 'ap-southeast-1', 'ap-east-1']) {
+      await page.getByRole('checkbox', { name: new RegExp(`\\(${code}\\)`) }).uncheck();
     }
-    const search = (page: Page) => new URL(page.url()).searchParams;
-    const status = (page: Page) => page.locator('main p.status').first();
-    const rowTypes = async (page: Page) =>
-      (await page.locator('table.data tbody th[scope=row]').allTextContents()).map((t) =>
-        t.replace(/^.*\((.*)\)$/, '$1'),
+    await expect
+      .poll(() => search(page).get('regions'))
+      .toBe('ap-northeast,ap-south,ap-southeast,icn,nrt,itm,ap-northeast-1,ap-northeast-2');
+    await page.getByRole('checkbox', { name: /^Only types available in all/ }).check();
+    await expect.poll(() => search(page).get('available_in')).toBe('all');
+    const both = await types(
+      'provider=provider_c&regions=ap-northeast,ap-south,ap-southeast,icn,nrt,itm,ap-northeast-1,ap-northeast-2&available_in=all&limit=50&offset=0',
+      id,
+    );
+    await expect
+      .poll(() => rowTypes(page))
+      .toEqual(both.data.instance_types.map((t) => t.instance_id));
+    // Cells: the Tokyo and Seoul columns of provider_c equal the API's prices; the cheapest is bold.
+    const firstType = both.data.instance_types[0]!;
+    const firstRow = page.locator('table.data tbody tr').first();
+    const strong = await firstRow.locator('td.cheapest-cell strong').textContent();
+    expect(strong).toBe(
+      `$${firstType.prices[firstType.cheapest_region]!.monthly_price.toFixed(2)}`,
+    );
+    for (const code of ['ap-northeast-1', 'ap-northeast-2']) {
+      expect(await firstRow.textContent()).toContain(
+        `$${firstType.prices[code]!.monthly_price.toFixed(2)}`,
       );
+    }
 
-    it('one price column per selected region, the cheapest marked, all in the URL; Back restores', async () => {
-      const { page, problems, id } = await keyedPage('/ui/?view=regions&provider=provider_c');
-      const first = await types('provider=provider_c&limit=50&offset=0', id);
-      await expect
-        .poll(() => rowTypes(page))
-        .toEqual(first.data.instance_types.map((t) => t.instance_id));
-      expect(await status(page).textContent()).toBe(
-        `Showing 1–50 of ${first.data.pagination.total} instance types`,
+    await page.goBack();
+    await expect.poll(() => search(page).get('available_in')).toBeNull();
+    await page.goBack();
+    await page.goBack();
+    await page.goBack();
+    await expect.poll(() => search(page).get('regions')).toBeNull();
+    await expect
+      .poll(() => rowTypes(page))
+      .toEqual(first.data.instance_types.map((t) => t.instance_id));
+    expect(problems).toEqual([]);
+  });
+
+  it('sorts by its column headers (aria-sort, the URL, the API order), by mouse and keyboard', async () => {
+    const { page, problems, id } = await keyedPage('/ui/?view=regions&provider=provider_b');
+    await page.locator('table.data tbody tr').first().waitFor();
+    // The default order is the cheapest region's price, and its header says so.
+    const sorted = page.locator('th[aria-sort]');
+    await expect.poll(() => sorted.count()).toBe(1);
+    expect(await sorted.textContent()).toContain('Cheapest');
+    expect(await sorted.getAttribute('aria-sort')).toBe('ascending');
+
+    await page.getByRole('button', { name: /^vCPU/ }).click();
+    await expect.poll(() => search(page).get('sort')).toBe('vcpu');
+    const byVcpu = await types('provider=provider_b&sort_by=vcpu&limit=50&offset=0', id);
+    await expect
+      .poll(() => rowTypes(page))
+      .toEqual(byVcpu.data.instance_types.map((t) => t.instance_id));
+    expect(await page.locator('th[aria-sort]').textContent()).toContain('vCPU');
+
+    // The keyboard: focus the sorted header's button, Enter reverses the order.
+    await page.getByRole('button', { name: /^vCPU/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => search(page).get('order')).toBe('desc');
+    expect(await page.locator('th[aria-sort]').getAttribute('aria-sort')).toBe('descending');
+    const desc = await types('provider=provider_b&sort_by=vcpu&order=desc&limit=50&offset=0', id);
+    await expect
+      .poll(() => rowTypes(page))
+      .toEqual(desc.data.instance_types.map((t) => t.instance_id));
+    // Space on another header sorts by it, ascending again.
+    await page.getByRole('button', { name: /^Spread/ }).focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => search(page).get('sort')).toBe('spread');
+    expect(search(page).get('order')).toBeNull();
+    expect(problems).toEqual([]);
+  });
+
+  it('with one provider chosen, shows only the region columns (and checkboxes) it serves', async () => {
+    const { page, problems } = await keyedPage('/ui/?view=regions&provider=provider_a');
+    await page.locator('table.data tbody tr').first().waitFor();
+    const heads = await page.locator('table.data thead th').allTextContents();
+    for (const code of ['ap-northeast', 'ap-south', 'ap-southeast']) {
+      expect(heads.some((h) => h.endsWith(code))).toBe(true);
+    }
+    for (const code of ['icn', 'nrt', 'ap-northeast-1', 'ap-east-1']) {
+      expect(heads.some((h) => h.endsWith(code))).toBe(false);
+      expect(await page.getByRole('checkbox', { name: new RegExp(`\\(${code}\\)`) }).count()).toBe(
+        0,
       );
-      expect(await page.locator('table.data').getAttribute('aria-rowcount')).toBe(
-        String(first.data.pagination.total + 1),
-      );
-      expect(
-        await checkAtEveryWidth(page, 'regions', () =>
-          page.locator('table.data tbody tr').first().waitFor(),
+    }
+    // Every region cell of the first row holds a price or "not offered": none is a column of
+    // another provider's regions.
+    expect(await page.locator('table.data tbody tr').first().locator('td.num').count()).toBe(
+      2 + 3 + 3,
+    );
+    await page.getByRole('combobox', { name: 'Provider' }).selectOption('');
+    await expect.poll(() => search(page).get('provider')).toBeNull();
+    await expect
+      .poll(async () =>
+        (await page.locator('table.data thead th').allTextContents()).some((h) =>
+          h.endsWith('ap-east-1'),
         ),
-      ).toEqual([]);
-
-      // Keep Tokyo and Seoul of provider_c only, then only types offered in both.
-      for (const code of ['ap-northeast-3', 'ap-southeast-1', 'ap-east-1']) {
-        await page.getByRole('checkbox', { name: new RegExp(`\\(${code}\\)`) }).uncheck();
-      }
-      await expect
-        .poll(() => search(page).get('regions'))
-        .toBe('ap-northeast,ap-south,ap-southeast,icn,nrt,itm,ap-northeast-1,ap-northeast-2');
-      await page.getByRole('checkbox', { name: /^Only types available in all/ }).check();
-      await expect.poll(() => search(page).get('available_in')).toBe('all');
-      const both = await types(
-        'provider=provider_c&regions=ap-northeast,ap-south,ap-southeast,icn,nrt,itm,ap-northeast-1,ap-northeast-2&available_in=all&limit=50&offset=0',
-        id,
-      );
-      await expect
-        .poll(() => rowTypes(page))
-        .toEqual(both.data.instance_types.map((t) => t.instance_id));
-      // Cells: the Tokyo and Seoul columns of provider_c equal the API's prices; the cheapest is bold.
-      const firstType = both.data.instance_types[0]!;
-      const firstRow = page.locator('table.data tbody tr').first();
-      const strong = await firstRow.locator('td.cheapest-cell strong').textContent();
-      expect(strong).toBe(
-        `$${firstType.prices[firstType.cheapest_region]!.monthly_price.toFixed(2)}`,
-      );
-      for (const code of ['ap-northeast-1', 'ap-northeast-2']) {
-        expect(await firstRow.textContent()).toContain(
-          `$${firstType.prices[code]!.monthly_price.toFixed(2)}`,
-        );
-      }
-
-      await page.goBack();
-      await expect.poll(() => search(page).get('available_in')).toBeNull();
-      await page.goBack();
-      await page.goBack();
-      await page.goBack();
-      await expect.poll(() => search(page).get('regions')).toBeNull();
-      await expect
-        .poll(() => rowTypes(page))
-        .toEqual(first.data.instance_types.map((t) => t.instance_id));
-      expect(problems).toEqual([]);
-    });
-
-    it('sorts by its column headers (aria-sort, the URL, the API order), by mouse and keyboard', async () => {
-      const { page, problems, id } = await keyedPage('/ui/?view=regions&provider=provider_b');
-      await page.locator('table.data tbody tr').first().waitFor();
-      // The default order is the cheapest region's price, and its header says so.
-      const sorted = page.locator('th[aria-sort]');
-      await expect.poll(() => sorted.count()).toBe(1);
-      expect(await sorted.textContent()).toContain('Cheapest');
-      expect(await sorted.getAttribute('aria-sort')).toBe('ascending');
-
-      await page.getByRole('button', { name: /^vCPU/ }).click();
-      await expect.poll(() => search(page).get('sort')).toBe('vcpu');
-      const byVcpu = await types('provider=provider_b&sort_by=vcpu&limit=50&offset=0', id);
-      await expect
-        .poll(() => rowTypes(page))
-        .toEqual(byVcpu.data.instance_types.map((t) => t.instance_id));
-      expect(await page.locator('th[aria-sort]').textContent()).toContain('vCPU');
-
-      // The keyboard: focus the sorted header's button, Enter reverses the order.
-      await page.getByRole('button', { name: /^vCPU/ }).focus();
-      await page.keyboard.press('Enter');
-      await expect.poll(() => search(page).get('order')).toBe('desc');
-      expect(await page.locator('th[aria-sort]').getAttribute('aria-sort')).toBe('descending');
-      const desc = await types('provider=provider_b&sort_by=vcpu&order=desc&limit=50&offset=0', id);
-      await expect
-        .poll(() => rowTypes(page))
-        .toEqual(desc.data.instance_types.map((t) => t.instance_id));
-      // Space on another header sorts by it, ascending again.
-      await page.getByRole('button', { name: /^Spread/ }).focus();
-      await page.keyboard.press('Space');
-      await expect.poll(() => search(page).get('sort')).toBe('spread');
-      expect(search(page).get('order')).toBeNull();
-      expect(problems).toEqual([]);
-    });
-
-    it('with one provider chosen, shows only the region columns (and checkboxes) it serves', async () => {
-      const { page, problems } = await keyedPage('/ui/?view=regions&provider=provider_a');
-      await page.locator('table.data tbody tr').first().waitFor();
-      const heads = await page.locator('table.data thead th').allTextContents();
-      for (const code of ['ap-northeast', 'ap-south', 'ap-southeast']) {
-        expect(heads.some((h) => h.endsWith(code))).toBe(true);
-      }
-      for (const code of ['icn', 'nrt', 'ap-northeast-1', 'ap-east-1']) {
-        expect(heads.some((h) => h.endsWith(code))).toBe(false);
-        expect(
-          await page.getByRole('checkbox', { name: new RegExp(`\\(${code}\\)`) }).count(),
-        ).toBe(0);
-      }
-      // Every region cell of the first row holds a price or "not offered": none is a column of
-      // another provider's regions.
-      expect(await page.locator('table.data tbody tr').first().locator('td.num').count()).toBe(
-        2 + 3 + 3,
-      );
-      await page.getByRole('combobox', { name: 'Provider' }).selectOption('');
-      await expect.poll(() => search(page).get('provider')).toBeNull();
-      await expect
-        .poll(async () =>
-          (await page.locator('table.data thead th').allTextContents()).some((h) =>
-            h.endsWith('ap-east-1'),
-          ),
-        )
-        .toBe(true);
-      expect(problems).toEqual([]);
-    });
-  },
-);
+      )
+      .toBe(true);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,11 +1,8 @@
 // Instances with the API features that arrived later: name search (`q`, D54), several regions at
-// once (`region=a,b`, D53) and "download CSV" through the API's own CSV (D47). Each block runs
-// when the page is built with the feature on (web/src/features.ts), which is when the server
-// this page ships with has the endpoint.
+// once (`region=a,b`, D53) and "download CSV" through the API's own CSV (D47).
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { FEATURES } from '../../web/src/features.js';
 import { checkAtEveryWidth, chromiumMissing } from './support/browser.js';
 import { keyedSession } from './support/keyed-session.js';
 
@@ -15,7 +12,7 @@ interface InstancesAnswer {
 
 const skip = chromiumMissing();
 
-describe.skipIf(skip !== undefined || !(FEATURES.csv || FEATURES.search || FEATURES.regionList))(
+describe.skipIf(skip !== undefined)(
   'instances: search, several regions, CSV download',
   { timeout: 120_000 },
   () => {
@@ -31,68 +28,62 @@ describe.skipIf(skip !== undefined || !(FEATURES.csv || FEATURES.search || FEATU
     const rowNames = (page: Page) =>
       page.locator('table.data tbody th[scope=row]').allTextContents();
 
-    it.skipIf(!FEATURES.search || !FEATURES.regionList)(
-      'name search and several regions go into the URL, rows equal the API answer, Back restores',
-      async () => {
-        const { page, problems, id } = await keyedPage('/ui/');
-        await loaded(page);
-        const unfiltered = await rowNames(page);
-        await page.getByRole('searchbox', { name: 'Name contains' }).fill('micro');
-        await expect.poll(() => search(page).get('q')).toBe('micro');
-        await page.locator('.region-menu summary').click();
-        await page.getByRole('checkbox', { name: /^Seoul, KR Provider B/ }).check();
-        await page.getByRole('checkbox', { name: /^Tokyo, JP Provider C/ }).check();
-        await page.keyboard.press('Escape');
-        await expect.poll(() => search(page).get('region')).toBe('icn,ap-northeast-1');
-        expect(page.url()).toContain('region=icn,ap-northeast-1');
-        await loaded(page);
-        const response = await session
-          .server()
-          .api('/instances?q=micro&region=icn,ap-northeast-1&limit=50&offset=0', id);
-        const api = (await response.json()) as InstancesAnswer;
-        expect(api.data.instances.length).toBeGreaterThan(0);
-        await expect
-          .poll(() => rowNames(page))
-          .toEqual(
-            api.data.instances.map(
-              (r) => expect.stringContaining(r.instance_id) as unknown as string,
-            ),
-          );
-        expect(
-          await page
-            .getByRole('button', { name: /^Remove filter Region: Seoul \(icn\), Tokyo/ })
-            .count(),
-        ).toBe(1);
-        expect(await checkAtEveryWidth(page, 'instances-search', () => loaded(page))).toEqual([]);
+    it('name search and several regions go into the URL, rows equal the API answer, Back restores', async () => {
+      const { page, problems, id } = await keyedPage('/ui/');
+      await loaded(page);
+      const unfiltered = await rowNames(page);
+      await page.getByRole('searchbox', { name: 'Name contains' }).fill('micro');
+      await expect.poll(() => search(page).get('q')).toBe('micro');
+      await page.locator('.region-menu summary').click();
+      await page.getByRole('checkbox', { name: /^Seoul, KR Provider B/ }).check();
+      await page.getByRole('checkbox', { name: /^Tokyo, JP Provider C/ }).check();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => search(page).get('region')).toBe('icn,ap-northeast-1');
+      expect(page.url()).toContain('region=icn,ap-northeast-1');
+      await loaded(page);
+      const response = await session
+        .server()
+        .api('/instances?q=micro&region=icn,ap-northeast-1&limit=50&offset=0', id);
+      const api = (await response.json()) as InstancesAnswer;
+      expect(api.data.instances.length).toBeGreaterThan(0);
+      await expect
+        .poll(() => rowNames(page))
+        .toEqual(
+          api.data.instances.map(
+            (r) => expect.stringContaining(r.instance_id) as unknown as string,
+          ),
+        );
+      expect(
+        await page
+          .getByRole('button', { name: /^Remove filter Region: Seoul \(icn\), Tokyo/ })
+          .count(),
+      ).toBe(1);
+      expect(await checkAtEveryWidth(page, 'instances-search', () => loaded(page))).toEqual([]);
 
-        await page.goBack();
-        await expect.poll(() => search(page).get('region')).toBe('icn');
-        await page.goBack();
-        await page.goBack();
-        await expect.poll(() => search(page).get('q')).toBeNull();
-        await expect.poll(() => rowNames(page)).toEqual(unfiltered);
-        expect(problems).toEqual([]);
-      },
-    );
+      await page.goBack();
+      await expect.poll(() => search(page).get('region')).toBe('icn');
+      await page.goBack();
+      await page.goBack();
+      await expect.poll(() => search(page).get('q')).toBeNull();
+      await expect.poll(() => rowNames(page)).toEqual(unfiltered);
+      expect(problems).toEqual([]);
+    });
 
-    it.skipIf(!FEATURES.csv)(
-      "download CSV saves exactly the API's CSV of the same query",
-      async () => {
-        const { page, id } = await keyedPage('/ui/?provider=provider_a&sort=vcpu&order=desc');
-        await loaded(page);
-        const [download] = await Promise.all([
-          page.waitForEvent('download'),
-          page.getByRole('button', { name: /^Download CSV/ }).click(),
-        ]);
-        expect(download.suggestedFilename()).toBe('instances.csv');
-        const saved = readFileSync(await download.path(), 'utf8');
-        const response = await session
-          .server()
-          .api('/instances?provider=provider_a&sort_by=vcpu&order=desc&limit=10000&format=csv', id);
-        expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
-        expect(saved).toBe(await response.text());
-        expect(saved.split('\r\n')[0]).toMatch(/^id,provider,region_code,/);
-      },
-    );
+    it("download CSV saves exactly the API's CSV of the same query", async () => {
+      const { page, id } = await keyedPage('/ui/?provider=provider_a&sort=vcpu&order=desc');
+      await loaded(page);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: /^Download CSV/ }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('instances.csv');
+      const saved = readFileSync(await download.path(), 'utf8');
+      const response = await session
+        .server()
+        .api('/instances?provider=provider_a&sort_by=vcpu&order=desc&limit=10000&format=csv', id);
+      expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(saved).toBe(await response.text());
+      expect(saved.split('\r\n')[0]).toMatch(/^id,provider,region_code,/);
+    });
   },
 );

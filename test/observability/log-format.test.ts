@@ -74,9 +74,9 @@ describe('one log format for the whole process', () => {
     expect(messages.some((m) => m.startsWith('Try: curl'))).toBe(true);
     expect(messages).toContain('shutting down');
 
-    // Request lines carry the request id the client was given.
+    // Request lines carry the request id the client was given; one line per request (D60).
     const requestLines = records.filter((r) => r.reqId === requestId);
-    expect(requestLines.map((r) => r.msg)).toEqual(['incoming request', 'request completed']);
+    expect(requestLines.map((r) => r.msg)).toEqual(['request']);
     expect(
       records.filter((r) => r.msg === 'provider synced' && r['provider'] === 'provider_a'),
     ).toHaveLength(2);

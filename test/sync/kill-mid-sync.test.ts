@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { sleep } from '../support/wait.js';
 import { integrityCheck, pricingKey, readPricing, type StoredPricing } from './catalog-file.js';
-import { killAllServers, spawnServer, type ServerProcess } from './server-process.js';
+import { killAllServers, parseLogLine, spawnServer, type ServerProcess } from './server-process.js';
 
 const API_KEY = 'kill-test-key-0123456789abcdef';
 const PLANS = 7_000;
@@ -171,6 +171,9 @@ describe('a sync killed with SIGKILL mid-apply', () => {
       fake.clearRequests();
 
       const printed = server.stdout.length;
+      // Lines are written asynchronously (D60): one logged before this sync (the start-up fill)
+      // can still arrive after `printed`, so the commit line is also told apart by its time.
+      const sentAt = Date.now();
       const response = syncB();
       await applyStarted(dbFile, 60_000);
       const delay = Math.round(applyMs * fraction);
@@ -183,7 +186,12 @@ describe('a sync killed with SIGKILL mid-apply', () => {
       // The process logs this line (at info) once the transaction committed.
       const committed = server.stdout
         .slice(printed)
-        .some((line) => line.includes('"provider synced"') && line.includes('"provider_b"'));
+        .some(
+          (line) =>
+            line.includes('"provider synced"') &&
+            line.includes('"provider_b"') &&
+            Date.parse(String(parseLogLine(line)?.time)) >= sentAt,
+        );
 
       await start();
       const after = asSet(readPricing(dbFile, 'provider_b'));

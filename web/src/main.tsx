@@ -6,7 +6,6 @@ import { clearKey, getKey, takeKeyFromFragment } from './key';
 import { KeyPrompt } from './key-prompt';
 import { followLink, hrefFor, useParams } from './url-state';
 import { InstancesView } from './views/instances';
-import { FEATURES } from './features';
 import { lazyView } from './lazy-view';
 import './styles.css';
 
@@ -32,15 +31,7 @@ const VIEWS: readonly ViewDef[] = [
   { id: 'instances', label: 'Instances', render: (p) => <InstancesView params={p} /> },
   { id: 'compare', label: 'Compare', render: (p) => <CompareView params={p} /> },
   { id: 'instance', label: 'Instance', render: (p) => <InstancePage params={p} />, hidden: true },
-  ...(FEATURES.instanceTypes
-    ? [
-        {
-          id: 'regions',
-          label: 'Regions',
-          render: (p: URLSearchParams) => <RegionsView params={p} />,
-        },
-      ]
-    : []),
+  { id: 'regions', label: 'Regions', render: (p) => <RegionsView params={p} /> },
   { id: 'recommend', label: 'Recommend', render: (p) => <RecommendView params={p} /> },
   { id: 'changes', label: 'Changes', render: (p) => <ChangesView params={p} /> },
   { id: 'status', label: 'Status', render: (p) => <StatusView params={p} /> },

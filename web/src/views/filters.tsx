@@ -2,7 +2,6 @@
 // numbers after a 300 ms pause so each keystroke is not a request and a history entry.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { FAMILIES, PROVIDER_LABEL, REGIONS, regionLabel } from '../model';
-import { FEATURES } from '../features';
 import { navigate } from '../url-state';
 import { FilterForm, type Options, PROVIDER_OPTIONS, SelectField } from './table-parts';
 
@@ -14,9 +13,7 @@ export interface FilterDef {
 }
 
 export const FILTERS: readonly FilterDef[] = [
-  ...(FEATURES.search
-    ? [{ param: 'q', label: 'Name contains', chip: (v: string) => `“${v}”` }]
-    : []),
+  { param: 'q', label: 'Name contains', chip: (v) => `“${v}”` },
   { param: 'provider', label: 'Provider', chip: (v) => PROVIDER_LABEL[v] ?? v },
   {
     param: 'region',
@@ -120,25 +117,8 @@ export function Filters({ params, currency }: { params: URLSearchParams; currenc
   return (
     <FilterForm label="Filter instances">
       <Select param="provider" label="Provider" value={provider} options={PROVIDER_OPTIONS} />
-      {FEATURES.search && (
-        <NumberFilter param="q" label="Name contains" value={get('q')} type="search" />
-      )}
-      {FEATURES.regionList ? (
-        <RegionPicker value={get('region')} regions={regions} />
-      ) : (
-        <Select
-          param="region"
-          label="Region"
-          value={get('region')}
-          options={regions.map(
-            (r) =>
-              [
-                r.code,
-                `${r.city}, ${r.country} · ${PROVIDER_LABEL[r.provider]} (${r.code})`,
-              ] as const,
-          )}
-        />
-      )}
+      <NumberFilter param="q" label="Name contains" value={get('q')} type="search" />
+      <RegionPicker value={get('region')} regions={regions} />
       <NumberFilter param="min_vcpu" label="Min vCPU" value={get('min_vcpu')} step="1" />
       <NumberFilter param="max_vcpu" label="Max vCPU" value={get('max_vcpu')} step="1" />
       <NumberFilter

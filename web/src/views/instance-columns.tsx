@@ -12,7 +12,6 @@ import {
   type PriceUnit,
 } from '../format';
 import type { InstanceRecord } from '../model';
-import { FEATURES } from '../features';
 
 export interface Display {
   readonly unit: PriceUnit;
@@ -103,11 +102,9 @@ export const COLUMNS: readonly Column[] = [
         ? d.period === 'hour'
           ? 'hourly_price'
           : 'price'
-        : !FEATURES.unitSort
-          ? undefined
-          : d.unit === 'vcpu'
-            ? 'price_per_vcpu'
-            : 'price_per_gb',
+        : d.unit === 'vcpu'
+          ? 'price_per_vcpu'
+          : 'price_per_gb',
     numeric: true,
     text: (r, d) => plainMoney(shownPrice(r, d), d.currency, fine(d)),
     cell: (r, d) => money(shownPrice(r, d), d.currency, fine(d)),

@@ -19,7 +19,6 @@ import {
 } from './instance-columns';
 import { ExportBar } from './export-bar';
 import { Pager, pageParam, pageValue, SortHeader } from './table-parts';
-import { FEATURES } from '../features';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 const NO_ROWS: readonly InstancesData['instances'][number][] = [];
@@ -54,10 +53,7 @@ export function displayOf(params: URLSearchParams): Display {
   return {
     unit: (UNITS as readonly string[]).includes(unit ?? '') ? (unit as PriceUnit) : 'instance',
     period: (PERIODS as readonly string[]).includes(period ?? '') ? (period as Period) : 'month',
-    currency:
-      FEATURES.currency && /^[A-Z]{3}$/.test(params.get('currency') ?? '')
-        ? params.get('currency')!
-        : 'USD',
+    currency: /^[A-Z]{3}$/.test(params.get('currency') ?? '') ? params.get('currency')! : 'USD',
   };
 }
 
@@ -128,18 +124,16 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
       {selected.length > 0 && (
         <div class="selection" role="group" aria-label="Selection">
           <span>{selected.length} selected</span>
-          {FEATURES.history && (
-            <Link
-              to={{
-                view: 'compare',
-                ids: selected.join(','),
-                currency: params.get('currency') ?? undefined,
-              }}
-              class="button"
-            >
-              Compare selected
-            </Link>
-          )}
+          <Link
+            to={{
+              view: 'compare',
+              ids: selected.join(','),
+              currency: params.get('currency') ?? undefined,
+            }}
+            class="button"
+          >
+            Compare selected
+          </Link>
           <button type="button" class="link-button" onClick={() => navigate({ sel: undefined })}>
             Clear selection
           </button>
@@ -206,19 +200,15 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
                   />
                 </td>
                 <th scope="row" class="name-col">
-                  {FEATURES.history ? (
-                    <Link
-                      to={{
-                        view: 'instance',
-                        id: String(r.id),
-                        currency: params.get('currency') ?? undefined,
-                      }}
-                    >
-                      {nameText(r)}
-                    </Link>
-                  ) : (
-                    nameText(r)
-                  )}
+                  <Link
+                    to={{
+                      view: 'instance',
+                      id: String(r.id),
+                      currency: params.get('currency') ?? undefined,
+                    }}
+                  >
+                    {nameText(r)}
+                  </Link>
                 </th>
                 {columns.map((c) => (
                   <td key={c.id} class={c.numeric === true ? 'num' : undefined}>
@@ -256,17 +246,13 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
         rows={rows}
         csv={() => toCsv(rows, columns, display)}
         markdown={() => toMarkdown(rows, columns, display)}
-        download={
-          !FEATURES.csv
-            ? undefined
-            : async () => {
-                const all = instancesQuery(params, display);
-                all.set('format', 'csv');
-                all.set('limit', '10000');
-                all.delete('offset');
-                return apiText(`/instances?${all.toString()}`);
-              }
-        }
+        download={async () => {
+          const all = instancesQuery(params, display);
+          all.set('format', 'csv');
+          all.set('limit', '10000');
+          all.delete('offset');
+          return apiText(`/instances?${all.toString()}`);
+        }}
         total={total}
       />
     </section>

@@ -2,7 +2,6 @@
 // change of the submitted URL; results with score, requirement breakdown, pros and cons.
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Link, Status } from '../components';
-import { FEATURES } from '../features';
 import { count, gib, money } from '../format';
 import {
   CURRENCIES,
@@ -23,7 +22,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
     ? params.get('scale')!
     : 'small';
   const budget = params.get('budget') ?? '';
-  const currency = FEATURES.currency ? (params.get('currency') ?? 'USD') : 'USD';
+  const currency = params.get('currency') ?? 'USD';
   const submitted = params.get('go') === '1' && stack.length > 0;
 
   const [chosen, setChosen] = useState(stack);
@@ -112,22 +111,20 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
               onInput={(e) => setBudgetValue(e.currentTarget.value)}
             />
           </div>
-          {FEATURES.currency && (
-            <div class="field">
-              <label for="rec-currency">Currency</label>
-              <select
-                id="rec-currency"
-                value={currencyValue}
-                onChange={(e) => setCurrencyValue(e.currentTarget.value)}
-              >
-                {CURRENCIES.map((c) => (
-                  <option key={c} value={c}>
-                    {currencyLabel(c)}
-                  </option>
-                ))}
-              </select>
-            </div>
-          )}
+          <div class="field">
+            <label for="rec-currency">Currency</label>
+            <select
+              id="rec-currency"
+              value={currencyValue}
+              onChange={(e) => setCurrencyValue(e.currentTarget.value)}
+            >
+              {CURRENCIES.map((c) => (
+                <option key={c} value={c}>
+                  {currencyLabel(c)}
+                </option>
+              ))}
+            </select>
+          </div>
         </div>
         <button type="submit" disabled={chosen.length === 0}>
           Recommend
@@ -179,7 +176,7 @@ function Results({ data, currency }: { data: RecommendData; currency: string }) 
                   #{r.rank}
                 </span>
                 <h3>
-                  {r.id !== undefined && FEATURES.history ? (
+                  {r.id !== undefined ? (
                     <Link
                       to={{
                         view: 'instance',
