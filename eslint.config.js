@@ -32,10 +32,8 @@ export default tseslint.config(
   },
   {
     // The plain-JavaScript scripts (scripts/*.mjs) are type-checked by tsc (checkJs), which
-    // knows Node's globals; ESLint's own undefined-name rule does not. Their types are JSDoc
-    // comments, which the type-aware rules see only when JSDoc is parsed.
+    // knows Node's globals; ESLint's own undefined-name rule does not.
     files: ['**/*.mjs'],
-    languageOptions: { parserOptions: { jsDocParsingMode: 'all' } },
     rules: { 'no-undef': 'off' },
   },
 );

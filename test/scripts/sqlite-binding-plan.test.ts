@@ -27,9 +27,10 @@ describe('the SQLite binding plan', () => {
       cwd: ROOT,
       encoding: 'utf8',
     });
-    const [fromScript, fromService, napi] = JSON.parse(out) as [unknown, unknown, string];
+    type Plan = { localBinary?: string };
+    const [fromScript, fromService, napi] = JSON.parse(out) as [Plan, Plan, string];
     expect(Number(napi)).toBeLessThan(10);
     expect(fromScript).toEqual(fromService);
-    expect(fromScript).toMatchObject({ localBinary: expect.stringContaining('build-node-api-') });
+    expect(fromScript.localBinary).toContain('build-node-api-9');
   });
 });
