@@ -75,6 +75,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# A timeout (`.ci/run`) or Ctrl-C still removes the stack.
+trap 'exit 143' TERM INT
 
 log "building $IMAGE"
 # Docker's image format keeps the HEALTHCHECK (OCI's has no field for it).
