@@ -70,7 +70,7 @@ cleanup() {
     done
     tail -n 20 "$work/compose.log" >&2 || true
   fi
-  podman rm -f "$solo" >/dev/null 2>&1 || true
+  podman rm -f -v "$solo" >/dev/null 2>&1 || true
   stack down -v -t 20 || true
   rm -rf "$work"
 }
@@ -87,7 +87,7 @@ echo "the image adds $added MB to ${BASE_IMAGES[0]}"
 [ "$added" -le 150 ] || fail "the image adds $added MB to its base (at most 150)"
 
 log "the image alone: embedded default, a generated key"
-podman rm -f "$solo" >/dev/null 2>&1 || true
+podman rm -f -v "$solo" >/dev/null 2>&1 || true
 podman run -d --name "$solo" -p "127.0.0.1:$((PORT + 1)):8080" "$IMAGE" >/dev/null
 key=""
 for _ in $(seq 1 120); do
@@ -102,7 +102,7 @@ podman healthcheck run "$solo" >/dev/null 2>&1 || fail "the image's HEALTHCHECK 
 [ "$(podman exec "$solo" id -u)" != 0 ] || fail "the image runs as root"
 podman stop -t 15 "$solo" >/dev/null
 [ "$(podman inspect "$solo" --format '{{.State.ExitCode}}')" = 0 ] || fail "SIGTERM did not end the image alone with 0"
-podman rm -f "$solo" >/dev/null
+podman rm -f -v "$solo" >/dev/null
 echo "listened, printed its key, /health 200, HEALTHCHECK passed, non-root, exit 0 on SIGTERM"
 
 log "compose up ($PROJECT, balancer on 127.0.0.1:$PORT)"
