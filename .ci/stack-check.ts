@@ -104,8 +104,10 @@ async function snapshot(): Promise<State> {
 
 if (step === 'ready') {
   const deadline = Date.now() + 240_000;
+  let last = 'no answer';
   for (;;) {
     const answer = await call('/health').catch(() => undefined);
+    if (answer) last = `${answer.status} from ${answer.replica}: ${answer.text.slice(0, 1500)}`;
     const replicas = new Set();
     if (answer?.status === 200) {
       replicas.add(answer.replica);
@@ -116,7 +118,9 @@ if (step === 'ready') {
       ok(`/health answers 200 through the balancer, from ${[...replicas].sort().join(' and ')}`);
       break;
     }
-    if (Date.now() > deadline) fail(`/health did not answer 200 from both replicas in 240 s`);
+    if (Date.now() > deadline) {
+      fail(`/health did not answer 200 from both replicas in 240 s; last: ${last}`);
+    }
     await sleep(1000);
   }
 } else if (step === 'fill') {
