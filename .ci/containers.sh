@@ -60,31 +60,20 @@ container() { # the container of compose service $1
     --filter "label=com.docker.compose.service=$1" | head -n 1
 }
 solo=cloudprice-ci-solo
-# The anonymous volumes the image's VOLUME gives each replica (unused with PostgreSQL): compose
-# `down` leaves them behind, so they are noted before each `down` and removed at the end.
-data_volumes=()
-note_data_volumes() {
-  local id
-  for id in $(podman ps -a -q --filter "label=com.docker.compose.project=$PROJECT"); do
-    # shellcheck disable=SC2207 # volume names have no spaces
-    data_volumes+=($(podman inspect "$id" \
-      --format '{{range .Mounts}}{{if eq .Destination "/data"}}{{.Name}} {{end}}{{end}}'))
-  done
-}
 cleanup() {
   local status=$?
   if [ "$status" -ne 0 ]; then
-    echo "containers: logs of the stack (last lines of each)" >&2
+    echo "containers: logs of the stack (last lines of each, the replicas' above info level)" >&2
     for service in app1 app2 haproxy postgres; do
       id=$(container "$service" || true)
-      [ -n "$id" ] && { echo "--- $service" >&2; podman logs --tail 15 "$id" 2>&1 | cut -c1-300 >&2; }
+      [ -n "$id" ] || continue
+      echo "--- $service" >&2
+      podman logs "$id" 2>&1 | grep -v '"level":"info"' | tail -n 15 | cut -c1-600 >&2 || true
     done
     tail -n 20 "$work/compose.log" >&2 || true
   fi
   podman rm -f -v "$solo" >/dev/null 2>&1 || true
-  note_data_volumes
   stack down -v -t 20 || true
-  [ ${#data_volumes[@]} -eq 0 ] || podman volume rm -f "${data_volumes[@]}" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -130,7 +119,6 @@ STOP_COMMAND="podman stop -t 30 $(container app1)" REPLICA=app1 \
   fail "app1 did not exit with 0 after SIGTERM"
 
 log "compose down and up (volumes kept)"
-note_data_volumes
 stack down -t 20 || fail "compose down failed"
 stack up -d || fail "compose up failed"
 node .ci/stack-check.ts ready "$work/state.json"
