@@ -29,6 +29,11 @@ export interface Config {
   readonly clientIpHeader: string | undefined;
   /** Allowed CORS origins; empty means `*` (D12). */
   readonly corsOrigins: readonly string[];
+  /**
+   * Origins whose browser requests /mcp serves (D59, DNS-rebinding protection); empty: none. A
+   * request without an Origin header is served; any other Origin gets 403, whatever CORS allows.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** `json` (one pino JSON object per line, D52) or `pretty` (pino-pretty, for a terminal). */
   readonly logFormat: 'json' | 'pretty';
@@ -50,6 +55,8 @@ export interface Config {
   readonly headersTimeoutMs: number;
   /** Open client connections at most; further connections are closed as soon as accepted. */
   readonly maxConnections: number;
+  /** D57: a provider's prices observed more than this many whole days ago are stale. */
+  readonly dataStaleDays: number;
   /** Upper bound of /instances response cache entries (least recently used evicted). */
   readonly cacheMaxEntries: number;
   /** How often each process checks the committed catalogue version, ms; 0 turns it off. */
@@ -194,14 +201,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (clientIpHeader !== undefined && !HEADER_NAME.test(clientIpHeader)) {
     throw new ConfigError(`CLIENT_IP_HEADER must be an HTTP header name, got "${clientIpHeader}"`);
   }
-  const corsOrigins = list(env, 'CORS_ORIGINS');
-  for (const origin of corsOrigins) {
-    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new ConfigError(
-        `CORS_ORIGINS entries must be origins like https://app.example.com, got "${origin}"`,
-      );
+  const origins = (name: string): string[] => {
+    const values = list(env, name);
+    for (const origin of values) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+        throw new ConfigError(
+          `${name} entries must be origins like https://app.example.com, got "${origin}"`,
+        );
+      }
     }
-  }
+    return values;
+  };
+  const corsOrigins = origins('CORS_ORIGINS');
+  const mcpAllowedOrigins = origins('MCP_ALLOWED_ORIGINS');
   const apiKeyDigests = list(env, 'API_KEYS').map((key) => {
     if (key.length < 16)
       throw new ConfigError('API_KEYS entries must be at least 16 characters long');
@@ -251,6 +263,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     apiKeysFile: text(env, 'API_KEYS_FILE'),
     clientIpHeader: clientIpHeader?.toLowerCase(),
     corsOrigins,
+    mcpAllowedOrigins,
     logLevel: logLevel as Config['logLevel'],
     logFormat,
     metricsPort,
@@ -261,6 +274,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     requestTimeoutMs,
     headersTimeoutMs,
     maxConnections: integer(env, 'MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+    dataStaleDays: integer(env, 'DATA_STALE_DAYS', 90, 0, 36_500),
     cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
     catalogVersionPollMs: duration(env, 'CATALOG_VERSION_POLL', 1_000),
     rateLimitMaxCounters: integer(env, 'RATE_LIMIT_MAX_COUNTERS', 250_000, 1_000, 10_000_000),

@@ -83,19 +83,30 @@ async function run(config: Config, log: Logger): Promise<void> {
       closing = true;
       const graceMs = config.shutdownGraceMs;
       log.info({ signal, graceMs }, 'shutting down');
-      // Closing must not hang: well after the grace period, give up with a failure status.
-      setTimeout(() => process.exit(1), graceMs + 10_000).unref();
+      // The process is gone within the grace period and one second: the drain ends by the
+      // grace period, closing the rest must not hang past that second.
+      setTimeout(() => {
+        log.error({ graceMs }, 'shutdown not finished one second after the grace period');
+        process.exit(1);
+      }, graceMs + 1_000).unref();
       stopSchedule();
       stopRates();
       // Running syncs end with SYNC_ABORTED; their providers keep the previous catalogue (D22).
       services.sync.abortAll();
+      // No new delivery is claimed; attempts in flight may finish during the drain, and are
+      // aborted at its end (they stay queued, and are sent again by another replica).
+      const deliveriesStopped = services.deliveries.stop({ graceMs });
       const { idle } = await drain.begin(graceMs);
-      log.info({ idle }, idle ? 'drained: no request in flight' : 'grace period over');
-      // Stops listening and closes idle keep-alive connections; after the grace period also
-      // the busy ones.
+      log.info(
+        { idle },
+        idle ? 'drained: every connection closed' : 'grace period over: closing connections',
+      );
+      // Closes what is still open at the end of the grace period; the listening socket is
+      // already closed.
       const closed = app.close();
       if (!idle) app.server.closeAllConnections();
       await closed;
+      await deliveriesStopped;
       await closeServices();
     };
     const onSignal = (signal: string) => {

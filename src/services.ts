@@ -111,6 +111,10 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     }),
     rates,
   );
+  // Every sync refreshes the rates (D44) on every replica: the one that ran it beside it, the
+  // others when they serve the catalogue it committed (every apply bumps the version), so no
+  // replica converts at older rates until its own timer fires.
+  const unsubscribeRateSwaps = catalog.onSwap(() => sync.catalogueChanged());
   const health = createHealthService({
     store,
     counters: infra.counters,
@@ -139,6 +143,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
       await deliveries.stop();
       unsubscribe();
       unsubscribeRates();
+      unsubscribeRateSwaps();
       unsubscribeCommits();
       catalog.stop();
       await Promise.allSettled([infra.close(), store.close()]);

@@ -7,6 +7,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './cli
 import { runHealthCommand } from './health-command.js';
 import { runInstancesCommand } from './instances-command.js';
 import { runKeysCommand } from './keys-command.js';
+import { runMcpCommand } from './mcp-command.js';
 import { runRecommendCommand } from './recommend-command.js';
 import { runSyncCommand } from './sync-command.js';
 import { runWebhooksCommand } from './webhooks-command.js';
@@ -23,6 +24,7 @@ Commands:
   health                      print the health report; exit 0 only when healthy
   webhooks list               print the webhook subscriptions (never their secrets)
   webhooks deliveries         print recent webhook deliveries and their status
+  mcp                         serve AI assistants over stdio (Model Context Protocol, docs/mcp.md)
 
 Run \`cloudprice <command> --help\` for details. Configuration is read from the environment
 (and a .env file in the working directory), exactly as the server reads it.
@@ -38,6 +40,7 @@ const COMMANDS: Readonly<
   sync: runSyncCommand,
   health: runHealthCommand,
   webhooks: runWebhooksCommand,
+  mcp: runMcpCommand,
 };
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {

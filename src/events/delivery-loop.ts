@@ -28,7 +28,7 @@ export interface DeliveryLoopDeps {
 }
 
 export interface DeliveryLoop {
-  /** Polls every WEBHOOK_POLL_INTERVAL until stop(). */
+  /** Polls every WEBHOOK_POLL_INTERVAL until stop() (after which it does nothing). */
   start(): void;
   /** Looks for due deliveries now instead of at the next poll (after a sync, say). */
   kick(): void;
@@ -37,8 +37,14 @@ export interface DeliveryLoop {
    * number claimed once every one of those attempts is recorded.
    */
   runOnce(): Promise<number>;
-  /** Stops polling and waits for attempts in flight (each bounded by its timeouts). */
-  stop(): Promise<void>;
+  /**
+   * Stops polling, lets attempts in flight run for up to `graceMs` (default 0), then aborts the
+   * rest. An aborted attempt is not counted: its claim is released, so the delivery stays
+   * queued and is due at once (on another replica, or here after a restart), with the same
+   * webhook-id. Resolves once every attempt is settled, so within `graceMs` plus a database
+   * round trip rather than an attempt's timeouts (up to 2 × WEBHOOK_TIMEOUT). Idempotent.
+   */
+  stop(options?: { readonly graceMs?: number }): Promise<void>;
 }
 
 /**
@@ -61,7 +67,10 @@ export function createDeliveryLoop(deps: DeliveryLoopDeps): DeliveryLoop {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let claiming: Promise<number> | undefined;
+  let stopping: Promise<void> | undefined;
   let lastPrune = 0;
+  // Aborted by stop(): every attempt in flight ends at once.
+  const shutdown = new AbortController();
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const outcome = await sendMessage(
@@ -75,8 +84,21 @@ export function createDeliveryLoop(deps: DeliveryLoopDeps): DeliveryLoop {
         timeoutMs: config.timeoutMs,
         allowPrivate: config.allowPrivate,
         nowSeconds: () => now() / 1000,
+        signal: shutdown.signal,
       },
     );
+    if (!outcome.ok && shutdown.signal.aborted) {
+      // Abandoned, not failed: the target is not to blame, so no attempt is counted.
+      await store.release(delivery.id, owner).catch((error: unknown) => {
+        // The lease lapses instead and the delivery is claimed again then.
+        log.error({ err: error, delivery: delivery.messageId }, 'could not release webhook claim');
+      });
+      log.info(
+        { delivery: delivery.messageId, webhook: delivery.webhookId },
+        'webhook attempt abandoned at shutdown; it stays queued',
+      );
+      return;
+    }
     const at = now();
     let result: AttemptResult;
     if (outcome.ok) {
@@ -156,7 +178,8 @@ export function createDeliveryLoop(deps: DeliveryLoopDeps): DeliveryLoop {
 
   return {
     start() {
-      if (running) return;
+      // A stopped loop stays stopped.
+      if (running || stopping !== undefined) return;
       running = true;
       schedule();
     },
@@ -168,12 +191,25 @@ export function createDeliveryLoop(deps: DeliveryLoopDeps): DeliveryLoop {
       await Promise.all(attempts);
       return attempts.length;
     },
-    async stop() {
-      running = false;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      await claiming;
-      await Promise.allSettled([...inFlight]);
+    stop(options = {}) {
+      stopping ??= (async () => {
+        running = false;
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        await claiming;
+        const graceMs = options.graceMs ?? 0;
+        if (inFlight.size > 0 && graceMs > 0) {
+          let wait: NodeJS.Timeout | undefined;
+          await Promise.race([
+            Promise.allSettled([...inFlight]),
+            new Promise((resolve) => (wait = setTimeout(resolve, graceMs))),
+          ]);
+          clearTimeout(wait);
+        }
+        shutdown.abort();
+        await Promise.allSettled([...inFlight]);
+      })();
+      return stopping;
     },
   };
 }

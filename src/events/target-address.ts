@@ -1,7 +1,8 @@
 // Where a webhook may be sent (D42): http(s) URLs whose host resolves only to public addresses,
-// unless private targets are allowed by configuration. The name is resolved once per attempt
-// and the connection goes to the address that was checked (see webhook-sender.ts), so a DNS
-// answer that changes between check and connect (rebinding) cannot redirect it.
+// unless private targets are allowed by configuration; link-local and cloud metadata addresses
+// never, in any mode. The name is resolved once per attempt and the connection goes to the
+// address that was checked (see webhook-sender.ts), so a DNS answer that changes between check
+// and connect (rebinding) cannot redirect it.
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
@@ -34,13 +35,85 @@ for (const [prefix, bits] of [
   NON_PUBLIC.addSubnet(prefix, bits, 'ipv6');
 }
 
-/** True for an address a public webhook must not reach (IPv4-mapped IPv6 as its IPv4). */
+/**
+ * Refused whatever WEBHOOK_ALLOW_PRIVATE says: link-local addresses (nothing a webhook should
+ * reach lives there) and the cloud instance-metadata endpoints, whose answers carry the host's
+ * credentials. Allowing private targets is for a receiver on the operator's own network, never
+ * for these.
+ */
+const NEVER = new BlockList();
+NEVER.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local: AWS, GCP, Azure, OCI metadata 169.254.169.254
+NEVER.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud metadata
+NEVER.addSubnet('fe80::', 10, 'ipv6'); // link-local
+NEVER.addAddress('fd00:ec2::254', 'ipv6'); // AWS metadata over IPv6
+
+/** The 8 groups of an IPv6 address (zone id dropped), or undefined when it is not one. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.replace(/%.*$/, '');
+  if (isIP(text) !== 6) return undefined;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted !== null) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const part = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
+  const front = part(head);
+  const back = tail === undefined ? [] : part(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+/**
+ * The IPv4 address an IPv6 one carries and would reach: IPv4-mapped (::ffff:a.b.c.d, also
+ * written ::ffff:a9fe:a9fe), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d).
+ */
+function embeddedIpv4(groups: readonly number[]): string | undefined {
+  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
+  const zeroes = g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
+  const mapped = g0 === 0 && zeroes && g5 === 0xffff;
+  const compatible = g0 === 0 && zeroes && g5 === 0;
+  const nat64 = g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0;
+  if (!mapped && !compatible && !nat64) return undefined;
+  return [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff].join('.');
+}
+
+/** True when `list` holds the address, or the IPv4 address an IPv6 form of it carries. */
+function listed(list: BlockList, address: string): boolean {
+  if (isIP(address) === 4) return list.check(address, 'ipv4');
+  const groups = ipv6Groups(address);
+  if (groups === undefined) return false;
+  const v4 = embeddedIpv4(groups);
+  const v6 = groups.map((g) => g.toString(16)).join(':');
+  return list.check(v6, 'ipv6') || (v4 !== undefined && list.check(v4, 'ipv4'));
+}
+
+/** True for an address a public webhook must not reach (IPv4 carried in IPv6 as its IPv4). */
 export function isNonPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1] !== undefined) return NON_PUBLIC.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (isIP(address.replace(/%.*$/, '')) === 0) return true;
+  return listed(NON_PUBLIC, address);
+}
+
+/** True for a link-local or cloud metadata address: never a webhook target, in any mode. */
+export function isLinkLocalOrMetadata(address: string): boolean {
+  if (isIP(address.replace(/%.*$/, '')) === 0) return true;
+  return listed(NEVER, address);
+}
+
+/**
+ * Why a host with these addresses may not be a webhook target, or undefined when it may. Every
+ * address is checked, not only the one connected to, so a name cannot hide a bad one.
+ */
+export function addressRefusal(
+  addresses: readonly { address: string }[],
+  allowPrivate: boolean,
+): string | undefined {
+  if (addresses.some((a) => isLinkLocalOrMetadata(a.address))) {
+    return 'resolves to a link-local or cloud metadata address (never allowed)';
+  }
+  if (!allowPrivate && addresses.some((a) => isNonPublicAddress(a.address))) {
+    return 'resolves to a loopback, link-local or private address (set WEBHOOK_ALLOW_PRIVATE=true to allow)';
+  }
+  return undefined;
 }
 
 export interface ResolvedTarget {
@@ -101,10 +174,7 @@ export async function resolveTarget(
   }
   const first = addresses[0];
   if (first === undefined) throw new TargetRefused(`host ${host} could not be resolved`);
-  if (!allowPrivate && addresses.some((a) => isNonPublicAddress(a.address))) {
-    throw new TargetRefused(
-      'resolves to a loopback, link-local or private address (set WEBHOOK_ALLOW_PRIVATE=true to allow)',
-    );
-  }
+  const refusal = addressRefusal(addresses, allowPrivate);
+  if (refusal !== undefined) throw new TargetRefused(refusal);
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

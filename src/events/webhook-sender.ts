@@ -1,6 +1,6 @@
 // One delivery attempt: resolve and check the target, connect to exactly that address, POST
 // the signed body, and report what happened. Never throws; never waits longer than the timeout
-// (twice: once to resolve, once for the request).
+// (twice: once to resolve, once for the request), and ends at once when its signal aborts.
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { Agent, request } from 'undici';
 import { signMessage } from './signing.js';
@@ -22,6 +22,19 @@ export interface SenderOptions {
   readonly allowPrivate: boolean;
   /** Seconds since the epoch for `webhook-timestamp`. */
   readonly nowSeconds?: () => number;
+  /** Ends the attempt early (shutdown): the outcome is then a failure. */
+  readonly signal?: AbortSignal;
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (name resolution cannot be cancelled). */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Bytes of a response body read at most (then the connection is dropped). */
@@ -39,12 +52,14 @@ export async function sendMessage(
 ): Promise<SendOutcome> {
   let target;
   try {
-    target = await resolveTarget(
-      parseTargetUrl(message.url),
-      options.allowPrivate,
-      options.timeoutMs,
+    target = await unlessAborted(
+      resolveTarget(parseTargetUrl(message.url), options.allowPrivate, options.timeoutMs),
+      options.signal,
     );
   } catch (error) {
+    if (options.signal?.aborted === true) {
+      return { ok: false, status: null, error: 'aborted before the request' };
+    }
     const reason = error instanceof TargetRefused ? error.message : 'target check failed';
     return { ok: false, status: null, error: `target refused: ${reason}` };
   }
@@ -66,7 +81,10 @@ export async function sendMessage(
     const response = await request(target.url, {
       method: 'POST',
       dispatcher: agent,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal:
+        options.signal === undefined
+          ? AbortSignal.timeout(options.timeoutMs)
+          : AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'cloudprice-webhooks/1',

@@ -11,7 +11,7 @@ import {
   type WebhookRequestProblem,
 } from './webhook-request.js';
 
-/** Subscriptions at most: each one multiplies the rows every sync queues. */
+/** Subscriptions at most: each one adds a delivery row per event every sync queues. */
 export const MAX_WEBHOOKS = 100;
 
 export interface WebhookJson {
@@ -71,19 +71,21 @@ export type CreateResult =
   | { readonly ok: true; readonly webhook: CreatedWebhookJson }
   | { readonly ok: false; readonly problem: WebhookRequestProblem };
 
+const full = (request: WebhookRequest) =>
+  invalidWebhookParameter(
+    'url',
+    request.url.href,
+    `at most ${MAX_WEBHOOKS} webhooks may exist; delete one first`,
+  );
+
 export async function createWebhook(
   store: WebhookStore,
   request: WebhookRequest,
   config: Pick<WebhookConfig, 'allowPrivate' | 'timeoutMs'>,
   now: Date = new Date(),
 ): Promise<CreateResult> {
-  if ((await store.count()) >= MAX_WEBHOOKS) {
-    return invalidWebhookParameter(
-      'url',
-      request.url.href,
-      `at most ${MAX_WEBHOOKS} webhooks may exist; delete one first`,
-    );
-  }
+  // A quick refusal before the target is resolved; the store's insert is what enforces the cap.
+  if ((await store.count()) >= MAX_WEBHOOKS) return full(request);
   try {
     // Refused now with a clear 400, rather than failing every delivery later. Bounded by the
     // timeout so a slow resolver cannot hold the request long.
@@ -94,12 +96,17 @@ export async function createWebhook(
     }
     throw error;
   }
-  const created = await store.create({
-    url: request.url.href,
-    secret: newWebhookSecret(),
-    events: request.events,
-    filter: request.filter,
-    createdAt: now,
-  });
+  const created = await store.create(
+    {
+      url: request.url.href,
+      secret: newWebhookSecret(),
+      events: request.events,
+      filter: request.filter,
+      createdAt: now,
+    },
+    MAX_WEBHOOKS,
+  );
+  // Full meanwhile: another create took the last slot while this one checked its target.
+  if (created === null) return full(request);
   return { ok: true, webhook: { ...toWebhookJson(created), secret: created.secret } };
 }

@@ -23,6 +23,7 @@ import { openApiOptions } from './openapi.js';
 import { CounterStoreFullError } from '../infra/memory/memory-counter-store.js';
 import { createRateLimiter, rateLimitHeaders, type RateDecision } from './rate-limit.js';
 import { MetricsLogController } from './request-metrics.js';
+import { recordRoutes } from './route-table.js';
 import { routeTraitsOf, type RouteTraits } from './route-traits.js';
 import { registerRoutes } from './routes/index.js';
 import { ErrorEnvelope } from './schemas/common.js';
@@ -69,13 +70,15 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     genReqId: () => randomUUID(),
     return503OnClosing: true,
   });
+  // First, so the table holds every route (app.registeredRoutes).
+  const routes = recordRoutes(app);
   // Validation is done by the domain parsers, which speak the specification's error
   // vocabulary; route schemas describe requests for the OpenAPI document (docs/adr/0002).
   app.setValidatorCompiler(() => () => true);
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, openApiOptions());
   registerJsonParser(app);
-  installErrorHandling(app);
+  installErrorHandling(app, routes);
 
   const cors = createCorsPolicy(config.corsOrigins);
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
@@ -114,6 +117,26 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     );
   }
 
+  /**
+   * One request against `scope`'s budget of `limit` a minute (D8), 429 over it; the onRequest hook
+   * charges each route so, and POST /mcp each tools/call against the endpoint it mirrors (D59).
+   */
+  const charge = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: string,
+    limit: number,
+    client: string = clientAddress(request),
+  ): Promise<void> => {
+    const route = request.routeTraits ?? routeTraitsOf(request);
+    const decision = await rateLimit(route, request, scope, client, limit);
+    reply.headers(rateLimitHeaders(decision));
+    if (!decision.allowed) {
+      metrics.rateLimitRejected(scope, 'route');
+      throw tooMany(decision);
+    }
+  };
+
   const drain = services.drain;
   app.addHook('onRequest', async (request, reply) => {
     const route = routeTraitsOf(request);
@@ -136,12 +159,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     // 2. Rate limit, counted before authentication so key guessing is throttled too.
     const client = clientAddress(request);
     if (route.rateLimit !== undefined) {
-      const decision = await rateLimit(route, request, route.scope, client, route.rateLimit);
-      reply.headers(rateLimitHeaders(decision));
-      if (!decision.allowed) {
-        metrics.rateLimitRejected(route.scope, 'route');
-        throw tooMany(decision);
-      }
+      await charge(request, reply, route.scope, route.rateLimit, client);
     }
 
     // 3. Authentication; failures are limited on their own (D7a).
@@ -165,7 +183,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     return undefined;
   });
 
-  await registerRoutes(app, services);
+  await registerRoutes(app, services, charge);
   return app;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, errorBody, MESSAGES, type ErrorCode } from './errors.js';
+import type { RegisteredRoute } from './route-table.js';
 
 /** Fastify's own errors, mapped into our vocabulary (D4, D13). */
 const FRAMEWORK_ERRORS: Readonly<Record<string, ErrorCode>> = {
@@ -26,18 +27,31 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
     .send(errorBody(error.code, error.message, error.details));
 }
 
+/** A route pattern with parameters (`/instances/:id/history`) as a regular expression. */
+const patternOf = (url: string) =>
+  new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+').replaceAll('.', '\\.')}$`);
+
+/**
+ * The methods served on `path`, exactly or by a pattern with parameters (for 405 on
+ * `/instances/1/history`); undefined when no route has that path.
+ */
+function methodsOn(routes: readonly RegisteredRoute[], path: string): string[] | undefined {
+  const url =
+    routes.find((route) => route.url === path)?.url ??
+    routes.find((route) => route.url.includes(':') && patternOf(route.url).test(path))?.url;
+  if (url === undefined) return undefined;
+  return [...new Set(routes.filter((route) => route.url === url).map((route) => route.method))];
+}
+
 /**
  * The one error handler, plus 404/405 (D3). Client errors keep their code; anything else is a
- * 500 whose detail goes to the log with the request id, never to the client.
+ * 500 whose detail goes to the log with the request id, never to the client. `routes` is the
+ * app's route table (route-table.ts), read when a request matches no route.
  */
-export function installErrorHandling(app: FastifyInstance): void {
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const method of [route.method].flat()) methods.add(method);
-    methodsByPath.set(route.url, methods);
-  });
-
+export function installErrorHandling(
+  app: FastifyInstance,
+  routes: readonly RegisteredRoute[],
+): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) return sendError(reply, error);
     const code = FRAMEWORK_ERRORS[error.code ?? ''];
@@ -59,20 +73,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(reply, new AppError('INTERNAL_ERROR', MESSAGES.INTERNAL_ERROR));
   });
 
-  /** Route paths with parameters (`/instances/:id/history`) as patterns, for 405 on them. */
-  const patterns = () =>
-    [...methodsByPath.keys()]
-      .filter((url) => url.includes(':'))
-      .map((url) => ({
-        url,
-        pattern: new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+').replaceAll('.', '\\.')}$`),
-      }));
-
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
-    const methods =
-      methodsByPath.get(path) ??
-      methodsByPath.get(patterns().find(({ pattern }) => pattern.test(path))?.url ?? '');
+    const methods = methodsOn(routes, path);
     if (methods !== undefined) {
       const allow = [...methods].sort().join(', ');
       return sendError(

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   SYNC_FAILED: 500,
   // Extensions.
+  /** /mcp refuses a browser request from an origin not in MCP_ALLOWED_ORIGINS (D59). */
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,

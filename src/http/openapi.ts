@@ -16,6 +16,7 @@ export const API_TAGS = [
     description: 'Subscriptions to sync and price-change events, delivered signed.',
   },
   { name: 'health', description: 'Health of the service and freshness of each provider’s data.' },
+  { name: 'assistants', description: 'The Model Context Protocol server for AI assistants.' },
   { name: 'meta', description: 'This API description.' },
 ] as const;
 

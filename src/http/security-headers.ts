@@ -14,7 +14,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 });
 
 const PREFLIGHT_HEADERS = Object.freeze({
-  'access-control-allow-methods': 'GET, HEAD, POST, OPTIONS',
+  'access-control-allow-methods': 'GET, HEAD, POST, DELETE, OPTIONS',
   'access-control-allow-headers': 'X-API-Key, Content-Type',
   'access-control-max-age': '600',
 });

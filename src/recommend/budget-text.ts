@@ -21,6 +21,15 @@ export function usdBudgetText(budgetMaxMicros: number): BudgetText {
   };
 }
 
+/**
+ * A displayed monthly amount (minor units of the response currency) as sentences write it:
+ * "$4.00" in USD, "1,976 JPY" otherwise.
+ */
+export function formatMonthlyMinor(money: MoneyView, minor: bigint): string {
+  const text = grouped(formatMinor(minor, money.monthlyDigits));
+  return money.currency === 'USD' ? `$${text}` : `${text} ${money.currency}`;
+}
+
 function grouped(text: string): string {
   const [whole = '', fraction] = text.split('.');
   const digits = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -1,14 +1,30 @@
 import { describe, expect, it } from 'vitest';
+import { moneyView } from '../fx/convert.js';
 import { formatDecimal, formatMemoryText, formatUsd } from './format.js';
 import { candidate } from './fixtures/candidates.js';
 import { pricePosition, prosAndCons } from './pros-cons.js';
-import type { Candidate } from './rank.js';
+import { fitsOf, type Candidate } from './rank.js';
 import { scoreParts } from './score.js';
 import type { ScoreCriteria } from './score.js';
 
-function sentences(c: Candidate, criteria: ScoreCriteria, prices: readonly number[]) {
-  const scored = { candidate: c, parts: scoreParts(c, criteria), tieBreak: 0 };
-  return prosAndCons(scored, criteria, Float64Array.from(prices).sort());
+const USD = moneyView(undefined, 'USD');
+
+function sentences(
+  c: Candidate,
+  criteria: ScoreCriteria,
+  prices: readonly number[],
+  first: Candidate = c,
+  staleAtOrBefore = -Infinity,
+) {
+  const scored = { candidate: c, parts: scoreParts(c, criteria), fits: fitsOf(c, criteria, 1) };
+  const counted = Float64Array.from(prices).sort();
+  return prosAndCons(scored, {
+    criteria,
+    countedMonthlyMicros: counted,
+    first,
+    money: USD,
+    staleAtOrBefore,
+  });
 }
 
 /** n prices 1..n dollars. */
@@ -21,13 +37,13 @@ describe('price position sentences', () => {
 
   it.each([
     // [price, n, pro, con]
-    [1, 143, 'Lowest monthly price of 143 matching options', undefined],
-    [2, 20, 'Within the cheapest 10% of 20 matching options', undefined],
-    [3, 20, 'Within the cheapest 25% of 20 matching options', undefined],
-    [5, 20, 'Within the cheapest 25% of 20 matching options', undefined],
+    [1, 143, 'Cheapest of 143 matching options', undefined],
+    [2, 20, 'Priced in the lowest 10% of 20 matching options', undefined],
+    [3, 20, 'Priced in the lowest 25% of 20 matching options', undefined],
+    [5, 20, 'Priced in the lowest 25% of 20 matching options', undefined],
     [6, 20, undefined, undefined],
     [15, 20, undefined, undefined],
-    [16, 20, undefined, 'Priced in the most expensive 25% of 20 matching options'],
+    [16, 20, undefined, 'Priced in the highest 25% of 20 matching options'],
     [20, 20, undefined, 'Highest monthly price of 20 matching options'],
   ])('$%i among %i options', (dollars, n, pro, con) => {
     const { pros, cons } = at(dollars, ladder(n));
@@ -49,8 +65,59 @@ describe('price position sentences', () => {
     });
     // Everything at one price: lowest (tied), never also highest.
     const { pros, cons } = at(5, [5_000_000, 5_000_000, 5_000_000]);
-    expect(pros).toContain('Lowest monthly price of 3 matching options');
+    expect(pros).toContain('Cheapest of 3 matching options');
     expect(cons).toEqual([]);
+  });
+
+  it('counts only the options within the budget when one is given, and says so', () => {
+    const c = candidate({ id: 1, monthlyMicros: 2_000_000 });
+    // Ten prices within a $10 budget: $2 is second of ten, within the lowest 25%.
+    const { pros } = sentences(c, { ...criteria, budgetMaxMicros: 10_000_000 }, ladder(10));
+    expect(pros).toContain('Priced in the lowest 25% of 10 matching options within the budget');
+  });
+
+  it('says nothing about the place of an over-budget record', () => {
+    const c = candidate({ id: 1, monthlyMicros: 30_000_000 });
+    const { pros, cons } = sentences(c, { ...criteria, budgetMaxMicros: 10_000_000 }, ladder(10));
+    expect([...pros, ...cons].some((s) => s.includes('matching options'))).toBe(false);
+  });
+});
+
+describe('sentences that compare with the list (D58)', () => {
+  const criteria = { minMemoryMb: 4096, minVcpu: 2 };
+  const first = candidate({ id: 1, monthlyMicros: 20_000_000 });
+
+  it('says how much dearer than rank 1, in amount and percent of its price', () => {
+    const c = candidate({ id: 2, monthlyMicros: 24_000_000 });
+    expect(sentences(c, criteria, [], first).cons).toEqual(['$4.00/month more than rank 1 (+20%)']);
+    const odd = candidate({ id: 3, monthlyMicros: 20_010_000 });
+    expect(sentences(odd, criteria, [], first).cons).toEqual([
+      '$0.01/month more than rank 1 (+0.1%)',
+    ]);
+    const tiny = candidate({ id: 4, monthlyMicros: 20_010_000 });
+    const dear = candidate({ id: 5, monthlyMicros: 1_000_000_000 });
+    expect(sentences(tiny, criteria, [], dear).cons).toEqual([]);
+    const big = candidate({ id: 6, monthlyMicros: 1_000_010_000 });
+    expect(sentences(big, criteria, [], dear).cons).toEqual([
+      '$0.01/month more than rank 1 (+<0.1%)',
+    ]);
+  });
+
+  it('compares the displayed prices: equal when shown, never dearer', () => {
+    // $20.004 is shown as 20.00, like rank 1.
+    const c = candidate({ id: 2, monthlyMicros: 20_004_000 });
+    expect(sentences(c, criteria, [], first).cons).toEqual([]);
+  });
+
+  it('names missing local storage and a stale price with its observation date', () => {
+    const c = candidate({ id: 2, storageGb: 0, observedAt: Date.UTC(2024, 6, 11, 13) });
+    expect(sentences(c, criteria, [], c, Date.UTC(2024, 6, 11, 13)).cons).toEqual([
+      'No local storage (block storage is billed separately)',
+      'Price observed on 2024-07-11; it may have changed since',
+    ]);
+    expect(sentences(c, criteria, [], c, Date.UTC(2024, 6, 11, 12)).cons).toEqual([
+      'No local storage (block storage is billed separately)',
+    ]);
   });
 });
 
@@ -67,7 +134,7 @@ describe('memory, vCPU, budget, transfer and GPU sentences', () => {
       gpuType: 'NVIDIA A100',
     });
     const criteria = { minMemoryMb: 1928, minVcpu: 3, budgetMaxMicros: 50_000_000 };
-    expect(sentences(c, criteria, [62_000_000])).toEqual({
+    expect(sentences(c, criteria, [])).toEqual({
       pros: [
         '4 GB memory: 2.12 GB above the 1.88 GB required',
         '4 TB monthly transfer included',

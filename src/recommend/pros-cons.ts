@@ -1,7 +1,9 @@
-// pros and cons (D31): short sentences computed from the record's own numbers and its place in
-// the matching set; nothing is said that the numbers do not show.
+// pros and cons (D31, D58): short sentences computed from the record's own numbers and from the
+// list it is in; nothing is said that the numbers do not show. Money is the response's money:
+// amounts compared with rank 1 are the displayed prices in the response currency.
 
-import { usdBudgetText, type BudgetText } from './budget-text.js';
+import type { MoneyView } from '../fx/convert.js';
+import { formatMonthlyMinor, usdBudgetText, type BudgetText } from './budget-text.js';
 import { formatDecimal, formatMemoryText } from './format.js';
 import type { Candidate, ScoredCandidate } from './rank.js';
 import { MEMORY_POINTS_OVERSIZED } from './score.js';
@@ -12,13 +14,31 @@ export interface ProsCons {
   readonly cons: readonly string[];
 }
 
-/** Where a price sits in the ascending list of matching prices. */
+/** What the sentences of one recommendation compare with. */
+export interface SentenceContext {
+  readonly criteria: ScoreCriteria;
+  /**
+   * Monthly prices, ascending, of the candidates option counts count: those within budget_max
+   * when one is given, else every candidate (D58).
+   */
+  readonly countedMonthlyMicros: Float64Array;
+  /** The rank 1 record of the list. */
+  readonly first: Candidate;
+  /** Prices as the response shows them (D43). */
+  readonly money: MoneyView;
+  /** Budget sentences in the requested currency (D43); USD when absent. */
+  readonly budgetText?: BudgetText;
+  /** A price observed at or before this instant (epoch ms) is stale (D57). */
+  readonly staleAtOrBefore: number;
+}
+
+/** Where a price sits in the ascending list of counted prices. */
 export interface PricePosition {
-  /** Matching options (records: an instance type in a region). */
+  /** Counted options (records: an instance type in a region). */
   readonly total: number;
-  /** Matching options strictly cheaper. */
+  /** Counted options strictly cheaper. */
   readonly cheaper: number;
-  /** Matching options strictly dearer. */
+  /** Counted options strictly dearer. */
   readonly dearer: number;
 }
 
@@ -27,29 +47,35 @@ export function pricePosition(
   monthlyMicros: number,
 ): PricePosition {
   const total = sortedMonthlyMicros.length;
-  const cheaper = lowerBound(sortedMonthlyMicros, monthlyMicros);
-  const notDearer = upperBound(sortedMonthlyMicros, monthlyMicros);
+  const cheaper = countBelow(sortedMonthlyMicros, monthlyMicros, false);
+  const notDearer = countBelow(sortedMonthlyMicros, monthlyMicros, true);
   return { total, cheaper, dearer: total - notDearer };
 }
 
 /**
  * The sentences, in a fixed order. Pros: price position, memory, vCPU, budget, transfer, GPU.
- * Cons: price position, memory over 1.5x, vCPU shortfall, budget overrun.
+ * Cons: dearer than rank 1, price position, memory over 1.5x, vCPU shortfall, budget overrun,
+ * no local storage, stale price.
  */
-export function prosAndCons(
-  scored: ScoredCandidate,
-  criteria: ScoreCriteria,
-  sortedMonthlyMicros: Float64Array,
-  /** Budget sentences in the requested currency (D43); USD by default. */
-  budgetText?: BudgetText,
-): ProsCons {
+export function prosAndCons(scored: ScoredCandidate, context: SentenceContext): ProsCons {
   const c: Candidate = scored.candidate;
+  const { criteria, money } = context;
   const pros: string[] = [];
   const cons: string[] = [];
 
-  const price = priceSentence(pricePosition(sortedMonthlyMicros, c.monthlyMicros));
-  if (price?.kind === 'pro') pros.push(price.text);
-  if (price?.kind === 'con') cons.push(price.text);
+  const dearer = dearerThanFirst(c, context.first, money);
+  if (dearer !== null) cons.push(dearer);
+
+  // Over-budget records are outside the counted options: nothing is said about their place.
+  if (!scored.parts.overBudget) {
+    const within = criteria.budgetMaxMicros === undefined ? '' : ' within the budget';
+    const price = priceSentence(
+      pricePosition(context.countedMonthlyMicros, c.monthlyMicros),
+      within,
+    );
+    if (price?.kind === 'pro') pros.push(price.text);
+    if (price?.kind === 'con') cons.push(price.text);
+  }
 
   const required = formatMemoryText(criteria.minMemoryMb);
   const headroom = c.memoryMb - criteria.minMemoryMb;
@@ -70,13 +96,19 @@ export function prosAndCons(
   }
 
   if (criteria.budgetMaxMicros !== undefined) {
-    const text = budgetText ?? usdBudgetText(criteria.budgetMaxMicros);
+    const text = context.budgetText ?? usdBudgetText(criteria.budgetMaxMicros);
     const budget = text.budget();
     if (scored.parts.overBudget) {
       cons.push(`${text.over(c.monthlyMicros)}/month over the ${budget} budget`);
     } else {
       pros.push(`${text.price(c.monthlyMicros)}/month, within the ${budget} budget`);
     }
+  }
+
+  if (c.storageGb === 0) cons.push('No local storage (block storage is billed separately)');
+  if (c.observedAt <= context.staleAtOrBefore) {
+    const date = new Date(c.observedAt).toISOString().slice(0, 10);
+    cons.push(`Price observed on ${date}; it may have changed since`);
   }
 
   if (c.transferTb > 0) {
@@ -90,45 +122,55 @@ export function prosAndCons(
 }
 
 /**
- * Price position, with position p = cheaper + 1 (ties share the better place), n = total:
- * n < 2 says nothing; cheaper = 0 is "Lowest monthly price of n matching options";
- * else 10p <= n "Within the cheapest 10% ..."; else 4p <= n "Within the cheapest 25% ...".
- * Without a pro, from the other end (q = dearer + 1): dearer = 0 is "Highest monthly price of n
- * matching options"; 4q <= n "Priced in the most expensive 25% of n matching options".
+ * "<amount>/month more than rank 1 (+<percent>%)" when the displayed monthly price is above
+ * rank 1's: the amount is the difference of the two displayed prices, the percent that amount
+ * over rank 1's displayed price, rounded half up to one decimal (left out when rank 1 is free).
  */
-function priceSentence(pos: PricePosition): { kind: 'pro' | 'con'; text: string } | null {
+function dearerThanFirst(c: Candidate, first: Candidate, money: MoneyView): string | null {
+  const own = money.monthlyMinor(c.monthlyMicros);
+  const base = money.monthlyMinor(first.monthlyMicros);
+  if (own <= base) return null;
+  const amount = `${formatMonthlyMinor(money, own - base)}/month more than rank 1`;
+  if (base === 0n) return amount;
+  // Tenths of a percent, rounded half up: (own - base) x 1000 / base.
+  const tenths = ((own - base) * 2000n + base) / (2n * base);
+  const percent = tenths === 0n ? '<0.1' : formatDecimal(Number(tenths) / 10, 1);
+  return `${amount} (+${percent}%)`;
+}
+
+/**
+ * Price position, with position p = cheaper + 1 (ties share the better place), n = total:
+ * n < 2 says nothing; cheaper = 0 is "Cheapest of n matching options"; else 10p <= n "Priced
+ * in the lowest 10% ..."; else 4p <= n "Priced in the lowest 25% ...". Without a pro, from the
+ * other end (q = dearer + 1): dearer = 0 is "Highest monthly price of n matching options";
+ * 4q <= n "Priced in the highest 25% of n matching options". `within` names the budget when
+ * the count is limited to it. Only the cheapest is ever called cheapest.
+ */
+function priceSentence(
+  pos: PricePosition,
+  within: string,
+): { kind: 'pro' | 'con'; text: string } | null {
   const { total: n, cheaper, dearer } = pos;
   if (n < 2) return null;
-  const options = `${n} matching options`;
+  const options = `${n} matching options${within}`;
   const p = cheaper + 1;
-  if (cheaper === 0) return { kind: 'pro', text: `Lowest monthly price of ${options}` };
-  if (p * 10 <= n) return { kind: 'pro', text: `Within the cheapest 10% of ${options}` };
-  if (p * 4 <= n) return { kind: 'pro', text: `Within the cheapest 25% of ${options}` };
+  if (cheaper === 0) return { kind: 'pro', text: `Cheapest of ${options}` };
+  if (p * 10 <= n) return { kind: 'pro', text: `Priced in the lowest 10% of ${options}` };
+  if (p * 4 <= n) return { kind: 'pro', text: `Priced in the lowest 25% of ${options}` };
   const q = dearer + 1;
   if (dearer === 0) return { kind: 'con', text: `Highest monthly price of ${options}` };
-  if (q * 4 <= n) return { kind: 'con', text: `Priced in the most expensive 25% of ${options}` };
+  if (q * 4 <= n) return { kind: 'con', text: `Priced in the highest 25% of ${options}` };
   return null;
 }
 
-/** Count of entries strictly below `value` in an ascending array. */
-function lowerBound(sorted: Float64Array, value: number): number {
+/** Count of entries below `value` (or at or below it, with `orEqual`) in an ascending array. */
+function countBelow(sorted: Float64Array, value: number, orEqual: boolean): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Count of entries at or below `value` in an ascending array. */
-function upperBound(sorted: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) <= value) lo = mid + 1;
+    const v = sorted[mid] as number;
+    if (v < value || (orEqual && v === value)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { moneyView } from '../fx/convert.js';
 import { RecommendMemo, recommendKey, splitAtQueryTime } from './recommend-memo.js';
@@ -76,10 +78,12 @@ describe('RecommendMemo', () => {
     const answer = { head: 'x'.repeat(5000), tail: '}}' };
     memo.offer(index, 'once', answer);
     expect(memo.get(index, 'once')).toBeUndefined();
-    expect(memo.bytesHeld).toBe('once'.length * 2 + 96);
+    // The key's characters (one byte each) and the entry's bookkeeping.
+    expect(memo.bytesHeld).toBe('once'.length + 144);
     memo.offer(index, 'once', answer);
     expect(memo.get(index, 'once')).toBe(answer);
-    expect(memo.bytesHeld).toBe((5000 + 2 + 4) * 2 + 96);
+    // Then the answer's characters and its object and string headers too.
+    expect(memo.bytesHeld).toBe(4 + 144 + 5000 + 2 + 160);
   });
 
   it('answers only for the index it was filled from', () => {
@@ -95,4 +99,33 @@ describe('RecommendMemo', () => {
     expect(memo.get(first, 'k')).toBeUndefined();
     expect(memo.size).toBe(1);
   });
+});
+
+describe('RecommendMemo bytes', () => {
+  /** Heap growth and the memo's count after filling one in a fresh process (gc() around it). */
+  function measure(mode: 'one-byte' | 'two-byte' | 'seen'): { grown: number; counted: number } {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const run = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', 'test/support/memo-heap-child.ts', mode, '2000'],
+      { cwd: root, encoding: 'utf8' },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    return JSON.parse(run.stdout) as { grown: number; counted: number };
+  }
+
+  // The count bounds what the memo holds, so it must not be below the heap it takes (the
+  // suspicion was 7x below); and it must not be far above, or the bound keeps far fewer answers
+  // than it could (it was 2x above for answers in one-byte strings, which most are).
+  it.each(['one-byte', 'two-byte', 'seen'] as const)(
+    'counts what it holds, %s entries, within a tenth of the measured heap',
+    (mode) => {
+      const { grown, counted } = measure(mode);
+      expect(grown).toBeGreaterThan(0);
+      expect(grown / counted).toBeLessThanOrEqual(1.1);
+      expect(grown / counted).toBeGreaterThanOrEqual(0.8);
+    },
+    60_000,
+  );
 });

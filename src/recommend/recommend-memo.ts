@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import type { MoneyView } from '../fx/convert.js';
 import type { RecommendRequest } from './validate-request.js';
 
-/** Upper bound of the memoised answers and their keys together, in bytes (UTF-16 strings). */
+/** Upper bound of the heap the memo holds: answers, keys and bookkeeping (see entryBytes). */
 export const RECOMMEND_MEMO_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
@@ -46,6 +46,40 @@ export interface MemoisedAnswer {
 const SEEN = Object.freeze({ seen: true as const });
 type Entry = MemoisedAnswer | typeof SEEN;
 
+/**
+ * Heap bytes of one entry beyond its characters: the cache's bookkeeping (its Map entry and
+ * array slots) and the key's string header. Measured about 128 with --expose-gc on Node 22
+ * (test/support/memo-heap-child.ts), rounded up.
+ */
+const ENTRY_BYTES = 144;
+/** More for a kept answer: its object, its two slices' headers and the body's (measured ~144). */
+const ANSWER_BYTES = 160;
+/** A character V8 cannot store in one byte (it keeps a string with none at one byte each). */
+const WIDE_CHARACTER = /[\u0100-\uffff]/;
+
+/** Bytes of the characters of strings stored together: one each, two when any is wide. */
+function characterBytes(...texts: string[]): number {
+  let length = 0;
+  let width = 1;
+  for (const text of texts) {
+    length += text.length;
+    if (width === 1 && WIDE_CHARACTER.test(text)) width = 2;
+  }
+  return length * width;
+}
+
+/**
+ * What an entry holds on the heap. `head` and `tail` are slices of one serialised body, which
+ * they keep whole: its characters are counted once, at the body's width. Within a tenth of the
+ * measured heap (src/recommend/recommend-memo.test.ts).
+ */
+function entryBytes(entry: Entry, key: string): number {
+  const keyBytes = characterBytes(key) + ENTRY_BYTES;
+  if (entry === SEEN) return keyBytes;
+  const answer = entry as MemoisedAnswer;
+  return keyBytes + characterBytes(answer.head, answer.tail) + ANSWER_BYTES;
+}
+
 export class RecommendMemo {
   readonly #maxBytes: number;
   #owner: object | undefined;
@@ -71,14 +105,7 @@ export class RecommendMemo {
       this.#owner = index;
       this.#answers = new LRUCache<string, Entry>({
         maxSize: this.#maxBytes,
-        sizeCalculation: (value, k) =>
-          (value === SEEN
-            ? k.length
-            : (value as MemoisedAnswer).head.length +
-              (value as MemoisedAnswer).tail.length +
-              k.length) *
-            2 +
-          96,
+        sizeCalculation: entryBytes,
       });
     }
     const answers = this.#answers;

@@ -15,6 +15,39 @@ export interface RecommendDeps {
   /** The current catalogue (the in-memory index): candidates are read from it, never SQL. */
   readonly catalog: Pick<CatalogIndexHolder, 'current' | 'ready'>;
   readonly rates: Pick<ExchangeRateService, 'current' | 'currencies'>;
+  /** DATA_STALE_DAYS (D57): a price observed longer ago than this many whole days is stale. */
+  readonly config: { readonly dataStaleDays: number };
+  /** Wall clock, epoch ms; Date.now by default. */
+  readonly now?: () => number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The latest observation instant that is stale at `now` (D57): whole elapsed days
+ * floor((now - observed) / 1 day) > staleDays  <=>  observed <= now - (staleDays + 1) days.
+ */
+export function staleAtOrBefore(now: number, staleDays: number): number {
+  return now - (staleDays + 1) * DAY_MS;
+}
+
+/** Distinct observation instants of an index's records, ascending (made once per index). */
+const observationsOf = new WeakMap<CatalogIndex, Float64Array>();
+
+/**
+ * How many of the index's distinct observation instants are stale at `cutoff`: within one
+ * index, two moments with the same count mark exactly the same records stale, so an answer
+ * can be reused between them (the route's memo key carries it).
+ */
+function staleObservations(index: CatalogIndex, cutoff: number): number {
+  let times = observationsOf.get(index);
+  if (times === undefined) {
+    times = Float64Array.from(new Set(index.records.map((r) => r.observedAt))).sort();
+    observationsOf.set(index, times);
+  }
+  let count = 0;
+  while (count < times.length && (times[count] as number) <= cutoff) count += 1;
+  return count;
 }
 
 export type RecommendOutcome =
@@ -36,6 +69,13 @@ export interface PreparedRecommendation {
   readonly money: MoneyView;
   /** The catalogue version the answer is computed from. */
   readonly index: CatalogIndex;
+  /** Prices observed at or before this instant (epoch ms) are stale (D57). */
+  readonly staleAtOrBefore: number;
+  /**
+   * The number of the index's distinct observation instants that are stale: with the index,
+   * the request and the money, it fixes the answer (part of the memo key).
+   */
+  readonly staleMark: number;
 }
 
 /** Validates the body and takes the rates and the index the answer will be computed from. */
@@ -49,13 +89,22 @@ export async function prepareRecommend(
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const money = moneyView(table, parsed.value.currency);
   const index = deps.catalog.current ?? (await deps.catalog.ready());
-  return { ok: true, request: parsed.value, money, index };
+  const cutoff = staleAtOrBefore((deps.now ?? Date.now)(), deps.config.dataStaleDays);
+  return {
+    ok: true,
+    request: parsed.value,
+    money,
+    index,
+    staleAtOrBefore: cutoff,
+    staleMark: staleObservations(index, cutoff),
+  };
 }
 
 /** The answer's data for a prepared request (pure given its inputs). */
 export function computeRecommendations(prepared: PreparedRecommendation): RecommendData {
   const { index, request, money } = prepared;
-  return buildRecommendations(index.candidates(candidateQueryFor(request)), request, money);
+  const candidates = index.candidates(candidateQueryFor(request));
+  return buildRecommendations(candidates, request, money, prepared.staleAtOrBefore);
 }
 
 /** `body`: the request as parsed JSON (the CLI builds the same object from its options). */

@@ -59,8 +59,16 @@ describe('buildRecommendations', () => {
           specs: { vcpu: 2, memory_mb: 3584, storage_gb: 80 },
           price: { monthly: 24, hourly: 0.0329, currency: 'USD' },
           match_score: 100,
+          // D58: 0.4 x 3072/3584 + 0.3 x 1 + 0.2 x 24/24 + 0.1 x 1
+          score_breakdown: {
+            memory_fit: 0.8571,
+            vcpu_fit: 1,
+            price_fit: 1,
+            storage_fit: 1,
+            tie_break: 0.9429,
+          },
           pros: [
-            'Lowest monthly price of 2 matching options',
+            // Only one option is within the $30 budget: no count is given.
             '3.5 GB memory: 512 MB above the 3 GB required',
             '2 vCPU, meeting the 2 vCPU suggested',
             '$24.00/month, within the $30.00 budget',
@@ -79,12 +87,22 @@ describe('buildRecommendations', () => {
           specs: { vcpu: 1, memory_mb: 8192, storage_gb: 0 },
           price: { monthly: 40, hourly: 0.0548, currency: 'USD' },
           match_score: 40,
+          // 0.4 x 3072/8192 + 0.3 x 1/2 + 0.2 x 24/40.004999 + 0.1 x 0.5
+          score_breakdown: {
+            memory_fit: 0.375,
+            vcpu_fit: 0.5,
+            price_fit: 0.5999,
+            storage_fit: 0.5,
+            tie_break: 0.47,
+          },
           pros: ['8 GB memory: 5 GB above the 3 GB required'],
           cons: [
-            'Highest monthly price of 2 matching options',
+            // The displayed prices: 40.00 - 24.00, and 16 / 24.
+            '$16.00/month more than rank 1 (+66.7%)',
             'Memory is more than 1.5x the 3 GB required',
             '1 vCPU, below the 2 vCPU suggested',
             '$10.004999/month over the $30.00 budget',
+            'No local storage (block storage is billed separately)',
           ],
           id: 11,
           instance_id: 'c-8g',

@@ -16,6 +16,14 @@ export interface RequirementsDto {
   readonly breakdown: Readonly<Record<string, string>>;
 }
 
+export interface ScoreBreakdownDto {
+  readonly memory_fit: number;
+  readonly vcpu_fit: number;
+  readonly price_fit: number;
+  readonly storage_fit: number;
+  readonly tie_break: number;
+}
+
 export interface RecommendationDto {
   readonly rank: number;
   /** Provider name (provider_a ...). */
@@ -35,6 +43,8 @@ export interface RecommendationDto {
    */
   readonly price: { readonly monthly: number; readonly hourly: number; readonly currency: string };
   readonly match_score: number;
+  /** D58's fits and tie-break value, each rounded to 4 decimals (computed unrounded). */
+  readonly score_breakdown: ScoreBreakdownDto;
   readonly pros: readonly string[];
   readonly cons: readonly string[];
   /** Extension: the record's id (as in /instances), so a client can open that record. */
@@ -59,6 +69,11 @@ export function candidateQueryFor(request: RecommendRequest): CandidateQuery {
   };
 }
 
+/** A D58 fit as the response shows it: rounded half away from zero to 4 decimals. */
+export function roundFit(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
 /**
  * The response's `data` for a validated request over the available records. Records that do not
  * fit (memory, providers, regions) are filtered here too, so any superset of the store's answer
@@ -69,6 +84,8 @@ export function buildRecommendations(
   request: RecommendRequest,
   /** Prices in request.currency (D43); must be that currency's view. USD by default. */
   money: MoneyView = moneyView(undefined, 'USD'),
+  /** Prices observed at or before this instant (epoch ms) are stale (D57); none by default. */
+  staleAtOrBefore = -Infinity,
 ): RecommendData {
   const requirements = computeRequirements(request.stack, request.scale);
   // A budget in another currency compares the converted, displayed price (D43): with monotonic
@@ -89,10 +106,18 @@ export function buildRecommendations(
     ...(request.providers === undefined ? {} : { providers: request.providers }),
     ...(request.regions === undefined ? {} : { regions: request.regions }),
   };
-  const { ranked, matchingMonthlyMicros } = recommend(candidates, criteria);
+  const { ranked, countedMonthlyMicros } = recommend(candidates, criteria);
   const recommendations = ranked.map((entry): RecommendationDto => {
     const c = entry.candidate;
-    const { pros, cons } = prosAndCons(entry, criteria, matchingMonthlyMicros, budgetText);
+    const { pros, cons } = prosAndCons(entry, {
+      criteria,
+      countedMonthlyMicros,
+      first: ranked[0]!.candidate,
+      money,
+      staleAtOrBefore,
+      ...(budgetText === undefined ? {} : { budgetText }),
+    });
+    const { fits } = entry;
     return {
       rank: entry.rank,
       provider: c.providerName,
@@ -105,6 +130,13 @@ export function buildRecommendations(
         currency: money.currency,
       },
       match_score: entry.parts.score,
+      score_breakdown: {
+        memory_fit: roundFit(fits.memory),
+        vcpu_fit: roundFit(fits.vcpu),
+        price_fit: roundFit(fits.price),
+        storage_fit: roundFit(fits.storage),
+        tie_break: roundFit(fits.tieBreak),
+      },
       pros,
       cons,
       id: c.id,

@@ -47,11 +47,17 @@ export function scoreParts(input: ScoreInput, criteria: ScoreCriteria): ScorePar
   const vcpuShort = input.vcpu < criteria.minVcpu;
   const overBudget =
     criteria.budgetMaxMicros !== undefined && input.monthlyMicros > criteria.budgetMaxMicros;
-  const raw =
-    points - (vcpuShort ? VCPU_SHORTFALL_PENALTY : 0) - (overBudget ? OVER_BUDGET_PENALTY : 0);
-  return { memoryPoints: points, vcpuShort, overBudget, score: Math.min(100, Math.max(0, raw)) };
+  return { memoryPoints: points, vcpuShort, overBudget, score: matchScore(input, criteria) };
 }
 
+/** The match_score alone (what ranking reads for every candidate; no object made). */
 export function matchScore(input: ScoreInput, criteria: ScoreCriteria): number {
-  return scoreParts(input, criteria).score;
+  const vcpuShort = input.vcpu < criteria.minVcpu;
+  const overBudget =
+    criteria.budgetMaxMicros !== undefined && input.monthlyMicros > criteria.budgetMaxMicros;
+  const raw =
+    memoryPoints(input.memoryMb, criteria.minMemoryMb) -
+    (vcpuShort ? VCPU_SHORTFALL_PENALTY : 0) -
+    (overBudget ? OVER_BUDGET_PENALTY : 0);
+  return Math.min(100, Math.max(0, raw));
 }

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-// The tables of price history (D38, D40, migration 004) and of webhooks (D42, migration 005),
+// The tables of price history (D38, D40, migration 004) and of webhooks (D42, migrations 005, 007),
 // in the same units as the catalogue: money in integer micro-dollars, times in epoch ms.
 
 /** One price period of one record (pricing.id): [valid_from, valid_to). */
@@ -49,17 +49,26 @@ export interface WebhooksTable {
   readonly filter_provider: string | null;
   readonly filter_region: string | null;
   readonly created_at: number;
+  /** Unique, below the cap when created (migration 007): the cap holds under concurrent creates. */
+  readonly slot: number;
 }
 
-/** One message to one webhook, with its attempts (the delivery queue). */
-export interface WebhookDeliveriesTable {
+/** One event body, stored once whatever the number of subscribers receiving it (migration 007). */
+export interface WebhookEventsTable {
   readonly id: Generated<number>;
-  readonly webhook_id: string;
-  /** The Standard Webhooks message id (`webhook-id`), the same on every attempt. */
-  readonly message_id: string;
   readonly event_type: string;
   /** The exact JSON body sent, signed as it is. */
   readonly payload: string;
+  readonly created_at: number;
+}
+
+/** One event to one webhook, with its attempts (the delivery queue). */
+export interface WebhookDeliveriesTable {
+  readonly id: Generated<number>;
+  readonly event_id: number;
+  readonly webhook_id: string;
+  /** The Standard Webhooks message id (`webhook-id`), the same on every attempt. */
+  readonly message_id: string;
   /** pending, delivered or failed (gave up after the retry window). */
   readonly status: string;
   readonly attempts: number;
@@ -77,5 +86,6 @@ export interface HistoryTables {
   readonly price_history: PriceHistoryTable;
   readonly price_changes: PriceChangesTable;
   readonly webhooks: WebhooksTable;
+  readonly webhook_events: WebhookEventsTable;
   readonly webhook_deliveries: WebhookDeliveriesTable;
 }

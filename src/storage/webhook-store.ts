@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import { isProviderName } from '../catalog/model.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { ProviderName } from '../catalog/model.js';
 import {
+  EVENT_TYPES,
   completedSyncMessages,
   failedSyncMessages,
-  isEventType,
   type CompletedSync,
   type EventMessage,
   type EventType,
@@ -14,14 +14,14 @@ import {
 } from '../events/event-types.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
-import type { WebhookDeliveriesTable, WebhooksTable } from './history-schema.js';
+import { parseEvents, toDelivery, toWebhook } from './webhook-rows.js';
 
-// Webhook subscriptions and the delivery queue (D42). Messages are enqueued inside the
-// transaction that stores what they announce, so a crash after the commit loses none; a
-// delivery is claimed with a lease before it is sent, so one replica sends it, and another
-// takes it over only once the lease has lapsed (the sender died).
-
-type Executor = Kysely<CatalogDatabase> | Transaction<CatalogDatabase>;
+// Webhook subscriptions and the delivery queue (D42). Events are enqueued inside the
+// transaction that stores what they announce, so a crash after the commit loses none and a
+// rollback queues nothing. Each event body is stored once (webhook_events) and a delivery is
+// the pair (event, subscriber) with its attempts, so what a sync stores grows with its changes
+// and not with subscribers × changes. A delivery is claimed with a lease before it is sent, so one replica sends it, and
+// another takes it over only once the lease has lapsed (the sender died).
 
 export interface Webhook {
   readonly id: string;
@@ -34,6 +34,8 @@ export interface Webhook {
 export interface WebhookWithSecret extends Webhook {
   readonly secret: string;
 }
+
+type Executor = Kysely<CatalogDatabase> | Transaction<CatalogDatabase>;
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -78,7 +80,12 @@ export interface NewWebhook {
 }
 
 export interface WebhookStore {
-  create(webhook: NewWebhook): Promise<WebhookWithSecret>;
+  /**
+   * Stores a subscription unless `max` already exist: null then. The check and the insert are
+   * one statement guarded by a unique slot, so concurrent creates (on any replica) never exceed
+   * `max`.
+   */
+  create(webhook: NewWebhook, max: number): Promise<WebhookWithSecret | null>;
   list(): Promise<readonly Webhook[]>;
   count(): Promise<number>;
   /** Removes the subscription and its queued deliveries; false when there was none. */
@@ -90,94 +97,102 @@ export interface WebhookStore {
   claimDue(owner: string, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's result; ignored when `owner` no longer holds the lease. */
   recordAttempt(id: number, owner: string, result: AttemptResult): Promise<boolean>;
-  /** Removes delivered and given-up deliveries created before `before` (epoch ms). */
+  /**
+   * Releases a claim without counting an attempt (the attempt was abandoned: shutdown), so the
+   * delivery is due again at once, here or on another replica.
+   */
+  release(id: number, owner: string): Promise<boolean>;
+  /**
+   * Removes delivered and given-up deliveries created before `before` (epoch ms), then every
+   * event no delivery refers to any more.
+   */
   prune(before: number): Promise<number>;
   /** Newest first. */
   deliveries(options: { limit: number; webhookId?: string }): Promise<readonly Delivery[]>;
 }
 
-function parseEvents(text: string): EventType[] {
-  const parsed: unknown = JSON.parse(text);
-  if (!Array.isArray(parsed) || !parsed.every(isEventType)) {
-    throw new Error('corrupt webhook events list');
-  }
-  return parsed;
-}
-
-function toWebhook(row: Selectable<WebhooksTable>): WebhookWithSecret {
-  const provider = row.filter_provider;
-  if (provider !== null && !isProviderName(provider)) throw new Error('corrupt webhook filter');
-  return {
-    id: row.id,
-    url: row.url,
-    secret: row.secret,
-    events: parseEvents(row.events),
-    filter: {
-      ...(provider !== null && { provider }),
-      ...(row.filter_region !== null && { region: row.filter_region }),
-    },
-    createdAt: new Date(row.created_at),
-  };
-}
-
-function toDelivery(row: Selectable<WebhookDeliveriesTable>): Delivery {
-  const type = row.event_type;
-  if (!isEventType(type)) throw new Error('corrupt delivery event type');
-  return {
-    id: row.id,
-    webhookId: row.webhook_id,
-    messageId: row.message_id,
-    eventType: type,
-    status: row.status as DeliveryStatus,
-    attempts: row.attempts,
-    createdAt: new Date(row.created_at),
-    nextAttemptAt: new Date(row.next_attempt_at),
-    lastStatus: row.last_status,
-    lastError: row.last_error,
-    deliveredAt: row.delivered_at === null ? null : new Date(row.delivered_at),
-  };
-}
-
-/** Rows per multi-row INSERT of deliveries (6 bound values a row). */
+/** Rows per multi-row INSERT of deliveries (7 bound values a row). */
 const CHUNK = 500;
 
+const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
+
+/**
+ * Stores every event the subscribers want once, and a delivery row per (event, subscriber).
+ * Subscribers are grouped by what shapes a body: with `byRegion`, their region filter (a
+ * provider filter either matches this sync or leaves the subscriber out). One group's bodies
+ * are built and stored before the next group's, so memory holds one group's bodies at a time;
+ * the groups are at most the regions plus one, whatever the number of subscribers.
+ */
 async function enqueue(
   trx: Executor,
   at: number,
-  messagesFor: (hook: WebhookWithSecret) => EventMessage[],
+  provider: ProviderName,
+  byRegion: boolean,
+  messagesFor: (events: readonly EventType[], region: string | undefined) => EventMessage[],
 ): Promise<void> {
-  const hooks = (await trx.selectFrom('webhooks').selectAll().execute()).map(toWebhook);
-  const rows = hooks.flatMap((hook) =>
-    messagesFor(hook).map((message) => ({
-      webhook_id: hook.id,
-      message_id: `msg_${randomUUID().replaceAll('-', '')}`,
-      event_type: message.type,
-      payload: message.body,
-      status: 'pending',
-      attempts: 0,
-      created_at: at,
-      next_attempt_at: at,
-    })),
-  );
-  for (let start = 0; start < rows.length; start += CHUNK) {
+  const hooks = await trx
+    .selectFrom('webhooks')
+    .select(['id', 'events', 'filter_provider', 'filter_region'])
+    .orderBy('id')
+    .execute();
+  const groups = new Map<string | undefined, { id: string; events: EventType[] }[]>();
+  for (const hook of hooks) {
+    if (hook.filter_provider !== null && hook.filter_provider !== provider) continue;
+    const region = byRegion ? (hook.filter_region ?? undefined) : undefined;
+    const group = groups.get(region) ?? [];
+    group.push({ id: hook.id, events: parseEvents(hook.events) });
+    groups.set(region, group);
+  }
+  const deliveries: {
+    event_id: number;
+    webhook_id: string;
+    message_id: string;
+    status: string;
+    attempts: number;
+    created_at: number;
+    next_attempt_at: number;
+  }[] = [];
+  for (const [region, members] of groups) {
+    const wanted = EVENT_TYPES.filter((type) => members.some((m) => m.events.includes(type)));
+    for (const message of messagesFor(wanted, region)) {
+      const event = await trx
+        .insertInto('webhook_events')
+        .values({ event_type: message.type, payload: message.body, created_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (const member of members) {
+        if (!member.events.includes(message.type)) continue;
+        deliveries.push({
+          event_id: event.id,
+          webhook_id: member.id,
+          message_id: newMessageId(),
+          status: 'pending',
+          attempts: 0,
+          created_at: at,
+          next_attempt_at: at,
+        });
+      }
+    }
+  }
+  for (let start = 0; start < deliveries.length; start += CHUNK) {
     await trx
       .insertInto('webhook_deliveries')
-      .values(rows.slice(start, start + CHUNK))
+      .values(deliveries.slice(start, start + CHUNK))
       .execute();
   }
 }
 
 /** Inside the apply transaction: sync.completed and price.changed for every subscriber. */
 export async function enqueueCompletedSync(trx: Executor, sync: CompletedSync): Promise<void> {
-  await enqueue(trx, sync.completedAt.getTime(), (hook) =>
-    completedSyncMessages(sync, hook.events, hook.filter),
+  await enqueue(trx, sync.completedAt.getTime(), sync.provider, true, (events, region) =>
+    completedSyncMessages(sync, events, region === undefined ? {} : { region }),
   );
 }
 
 /** With the failed run's record: sync.failed for every subscriber. */
 export async function enqueueFailedSync(trx: Executor, sync: FailedSync): Promise<void> {
-  await enqueue(trx, sync.completedAt.getTime(), (hook) =>
-    failedSyncMessages(sync, hook.events, hook.filter),
+  await enqueue(trx, sync.completedAt.getTime(), sync.provider, false, (events) =>
+    failedSyncMessages(sync, events, {}),
   );
 }
 
@@ -186,7 +201,7 @@ export function createWebhookStore(
   caps: DialectCapabilities,
 ): WebhookStore {
   return {
-    async create(webhook) {
+    async create(webhook, max) {
       const row = {
         id: `wh_${randomBytes(12).toString('hex')}`,
         url: webhook.url,
@@ -196,8 +211,32 @@ export function createWebhookStore(
         filter_region: webhook.filter.region ?? null,
         created_at: webhook.createdAt.getTime(),
       };
-      await db().insertInto('webhooks').values(row).execute();
-      return toWebhook(row);
+      // Takes the lowest free slot below `max` in the inserting statement. Two creates that
+      // pick the same slot meet at its unique index: one inserts, the other inserts nothing
+      // (on PostgreSQL after waiting for the first to commit) and tries the next free slot.
+      // Each retry follows another create's commit, so there are at most `max` of them.
+      for (let attempt = 0; attempt <= max; attempt++) {
+        const inserted = await sql<{ slot: number }>`
+          insert into webhooks
+            (id, url, secret, events, filter_provider, filter_region, created_at, slot)
+          select ${row.id}, ${row.url}, ${row.secret}, ${row.events}, ${row.filter_provider},
+            ${row.filter_region}, cast(${row.created_at} as bigint), free.slot
+          from (select 0 as slot union all select slot + 1 as slot from webhooks) free
+          where free.slot < ${max}
+            and not exists (select 1 from webhooks taken where taken.slot = free.slot)
+          order by free.slot
+          limit 1
+          on conflict (slot) do nothing
+          returning slot`.execute(db());
+        if (inserted.rows.length > 0) return toWebhook(row);
+        const full = await db()
+          .selectFrom('webhooks')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('slot', '<', max)
+          .executeTakeFirstOrThrow();
+        if (Number(full.n) >= max) return null;
+      }
+      return null;
     },
 
     async list() {
@@ -253,20 +292,29 @@ export function createWebhookStore(
       const hooks = await db()
         .selectFrom('webhooks')
         .select(['id', 'url', 'secret'])
-        .where(
-          'id',
-          'in',
-          claimed.map((row) => row.webhook_id),
-        )
+        .where('id', 'in', [...new Set(claimed.map((row) => row.webhook_id))])
         .execute();
-      const byId = new Map(hooks.map((hook) => [hook.id, hook]));
+      const events = await db()
+        .selectFrom('webhook_events')
+        .select(['id', 'event_type', 'payload'])
+        .where('id', 'in', [...new Set(claimed.map((row) => row.event_id))])
+        .execute();
+      const hookById = new Map(hooks.map((hook) => [hook.id, hook]));
+      const eventById = new Map(events.map((event) => [event.id, event]));
       return claimed
         .sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id)
         .flatMap((row) => {
-          const hook = byId.get(row.webhook_id);
-          return hook === undefined
-            ? []
-            : [{ ...toDelivery(row), url: hook.url, secret: hook.secret, payload: row.payload }];
+          const hook = hookById.get(row.webhook_id);
+          const event = eventById.get(row.event_id);
+          if (hook === undefined || event === undefined) return [];
+          return [
+            {
+              ...toDelivery({ ...row, event_type: event.event_type }),
+              url: hook.url,
+              secret: hook.secret,
+              payload: event.payload,
+            },
+          ];
         });
     },
 
@@ -300,19 +348,49 @@ export function createWebhookStore(
       return Number(done.numUpdatedRows) > 0;
     },
 
+    async release(id, owner) {
+      const result = await db()
+        .updateTable('webhook_deliveries')
+        .set({ lease_owner: null, lease_until: null })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .where('status', '=', sql.lit('pending'))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     async prune(before) {
       const result = await db()
         .deleteFrom('webhook_deliveries')
         .where('status', '!=', sql.lit('pending'))
         .where('created_at', '<', before)
         .executeTakeFirst();
+      // An event is inserted with its deliveries in one transaction, so one without any is
+      // done with (delivered, given up, or its subscribers deleted).
+      await db()
+        .deleteFrom('webhook_events')
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('webhook_deliveries')
+                .select('webhook_deliveries.id')
+                .whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id'),
+            ),
+          ),
+        )
+        .execute();
       return Number(result.numDeletedRows);
     },
 
     async deliveries({ limit, webhookId }) {
-      let select = db().selectFrom('webhook_deliveries').selectAll();
-      if (webhookId !== undefined) select = select.where('webhook_id', '=', webhookId);
-      const rows = await select.orderBy('id', 'desc').limit(limit).execute();
+      let select = db()
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .selectAll('d')
+        .select('e.event_type');
+      if (webhookId !== undefined) select = select.where('d.webhook_id', '=', webhookId);
+      const rows = await select.orderBy('d.id', 'desc').limit(limit).execute();
       return rows.map(toDelivery);
     },
   };

@@ -263,6 +263,33 @@ for (const backend of await storeBackends()) {
       expect(row!.lastError).toMatch(/timeout|abort/i);
     });
 
+    it.each(['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:a9fe:a9fe]/'])(
+      'never connects to the link-local or metadata target %s, private targets allowed or not',
+      async (url) => {
+        const { store } = ctx;
+        // Stored directly, as a subscription made before the rule existed would be.
+        const hook = await store.webhooks.create(
+          {
+            url,
+            secret: 'whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0dGVzdHRlc3Q=',
+            events: ['sync.failed'],
+            filter: {},
+            createdAt: new Date(T0 - HOUR),
+          },
+          100,
+        );
+        await store.recordFailedRun(failedRun(T0));
+        const loop = loopOn(store, { allowPrivate: true, timeoutMs: 30_000 });
+        const started = Date.now();
+        expect(await loop.runOnce()).toBe(1);
+        // Refused before any connection: no connect timeout was waited for.
+        expect(Date.now() - started).toBeLessThan(5_000);
+        const [row] = await store.webhooks.deliveries({ limit: 1, webhookId: hook!.id });
+        expect([row!.status, row!.attempts, row!.lastStatus]).toEqual(['pending', 1, null]);
+        expect(row!.lastError).toMatch(/^target refused: .*link-local or cloud metadata/);
+      },
+    );
+
     it('refuses at delivery a target whose address became private', async () => {
       const { store } = ctx;
       const hook = await subscribe(store, receiver, ['sync.failed']);

@@ -2,7 +2,8 @@
 // event in the same transaction, and is killed before the event is delivered: once before any
 // attempt, once while the target holds the attempt open. A restart on the same database
 // delivers the event, signed, with the same webhook-id. The CLI then lists the subscription and
-// the delivery.
+// the delivery. And under SIGTERM with an attempt held open: the process exits within
+// SHUTDOWN_GRACE + 1 s, leaving the delivery queued for the next one.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,7 +103,7 @@ function cli(args: readonly string[], env: Record<string, string>): Promise<stri
   });
 }
 
-describe('webhook events survive SIGKILL', { timeout: 180_000 }, () => {
+describe('webhook events survive SIGKILL and SIGTERM', { timeout: 180_000 }, () => {
   it('delivers after a restart an event committed but never attempted', async () => {
     const { dataDir, database, hook } = await prepare();
     // The first process fills the empty catalogue at start, but polls the queue only hourly
@@ -175,5 +176,31 @@ describe('webhook events survive SIGKILL', { timeout: 180_000 }, () => {
       return now;
     }, 10_000);
     expect(rows.map((d) => [d.status, d.attempts])).toEqual([['delivered', 1]]);
+  });
+
+  it('exits within SHUTDOWN_GRACE + 1 s on SIGTERM while the target holds an attempt open', async () => {
+    const { dataDir, database } = await prepare();
+    receiver!.script(['hang']);
+    // The defaults an operator has: an attempt may wait 10 s for an answer, shutdown allows 5 s.
+    const env = serverEnv(dataDir, { WEBHOOK_TIMEOUT: '10s', SHUTDOWN_GRACE: '5s' });
+    const first = spawnServer(env);
+    await first.listening();
+    await receiver!.waitFor(1);
+    const signalled = performance.now();
+    const exit = await first.stop('SIGTERM');
+    const exitMs = performance.now() - signalled;
+    expect(exit.code).toBe(0);
+    expect(exitMs).toBeLessThan(5_000 + 1_000);
+    // Abandoned, not failed: still queued, no attempt counted, claim released.
+    const [held] = await deliveryRows(database);
+    expect([held!.status, held!.attempts]).toEqual(['pending', 0]);
+
+    // The next process sends it at once (no lease to wait out), with the same webhook-id.
+    const second = spawnServer(serverEnv(dataDir, {}));
+    await second.listening();
+    await receiver!.waitFor(2);
+    const [attempted, delivered] = receiver!.received;
+    expect(delivered!.id).toBe(attempted!.id);
+    expect(delivered!.answered).toBe(200);
   });
 });

@@ -51,6 +51,7 @@ describe('GET /openapi.json', () => {
       '/instance-types',
       '/instances',
       '/instances/{id}/history',
+      '/mcp',
       '/openapi.json',
       '/recommend',
       '/sync',

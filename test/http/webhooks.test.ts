@@ -150,6 +150,23 @@ describe('/webhooks', () => {
     expect(response.headers['allow']).toBe('DELETE');
   });
 
+  it('lets a browser page delete a webhook: the CORS preflight allows DELETE', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/webhooks/wh_000000000000000000000000',
+      headers: {
+        origin: 'https://dash.example.com',
+        'access-control-request-method': 'DELETE',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    const allowed = String(preflight.headers['access-control-allow-methods'])
+      .split(',')
+      .map((method) => method.trim());
+    expect(allowed).toContain('DELETE');
+    expect(allowed).toEqual(expect.arrayContaining(['GET', 'POST', 'OPTIONS']));
+  });
+
   it('queues sync.completed and price.changed in the sync that changed prices', async () => {
     const store = t.services.store.webhooks;
     const { webhook } = await createThrough(send, ['sync.completed', 'price.changed'], {
@@ -191,6 +208,35 @@ describe('/webhooks with WEBHOOK_ALLOW_PRIVATE=true', () => {
       });
       expect(response.statusCode, url).toBe(201);
     }
+  });
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[fe80::1]/hook',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[::ffff:a9fe:a9fe]/',
+    'http://[fd00:ec2::254]/',
+    'http://100.100.100.200/',
+  ])('still refuses the link-local or metadata target %s (400 INVALID_PARAMETER)', async (url) => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: auth,
+      remoteAddress: `10.9.0.${url.length}`,
+      payload: { url, events: ['sync.failed'] },
+    });
+    expect(response.statusCode).toBe(400);
+    const error = response.json<Envelope>().error;
+    expect(error.code).toBe('INVALID_PARAMETER');
+    expect(error.details).toMatchObject({ parameter: 'url' });
+    expect(error.message).toMatch(/link-local or cloud metadata/);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/webhooks',
+      headers: auth,
+      remoteAddress: `10.9.1.${url.length}`,
+    });
+    const urls = (listed.json<Envelope>().data['webhooks'] as { url: string }[]).map((h) => h.url);
+    expect(urls).not.toContain(new URL(url).href);
   });
 });
 

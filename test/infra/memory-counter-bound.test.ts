@@ -61,3 +61,48 @@ describe('GET /instances under a flood of new client addresses', () => {
     expect((await get('10.0.0.0')).statusCode).toBe(429);
   });
 });
+
+describe('GET /instances under a flood of new IPv6 clients', () => {
+  const MAX = 1_000;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      RATE_LIMIT_MAX_COUNTERS: String(MAX),
+      CLIENT_IP_HEADER: 'X-Forwarded-For',
+    });
+    t.setNow(FIXED_NOW);
+  });
+  afterAll(() => t.close());
+
+  const get = (client: string) =>
+    t.app.inject({
+      url: '/instances?limit=1',
+      headers: { ...auth, 'x-forwarded-for': client },
+    });
+
+  /** Sends until the limit (100 a minute): each answer is 200 with remaining one lower, then 429. */
+  async function expectExactLimit(addresses: readonly string[], alreadySent: number) {
+    for (let n = alreadySent + 1; n <= 100; n++) {
+      const response = await get(addresses[n % addresses.length]!);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['ratelimit-remaining']).toBe(String(100 - n));
+    }
+    for (const address of addresses) expect((await get(address)).statusCode).toBe(429);
+  }
+
+  it('bounds IPv6 /64 clients like IPv4 ones and limits IPv6 and IPv4-mapped clients exactly', async () => {
+    // A /64 client and an IPv4-mapped client (which counts as its IPv4 address) hold counters.
+    expect((await get('2001:db8:a::1')).statusCode).toBe(200);
+    expect((await get('::ffff:10.1.2.3')).statusCode).toBe(200);
+    for (let i = 2; i < MAX; i++) {
+      expect((await get(`2001:db8:${i.toString(16)}:1::7`)).statusCode).toBe(200);
+    }
+    expect((await get('2001:db8:ffff:1::7')).statusCode).toBe(503);
+    expect((await get('10.9.9.9')).statusCode).toBe(503);
+
+    // Any address of the /64, however written, is the one held client.
+    await expectExactLimit(['2001:db8:a:0:ffff::2', '2001:0DB8:000A::1', '2001:db8:a::1'], 1);
+    // The IPv4-mapped forms and the plain IPv4 address are one client.
+    await expectExactLimit(['::ffff:10.1.2.3', '10.1.2.3', '::ffff:a01:203'], 1);
+  });
+});

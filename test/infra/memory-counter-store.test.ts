@@ -3,7 +3,14 @@
  * expired counters are swept out while live ones stay.
  */
 import { afterEach, expect, it } from 'vitest';
-import { MemoryCounterStore, ipv4Number } from '../../src/infra/memory/memory-counter-store.js';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  MemoryCounterStore,
+  clientStart,
+  ipv4Number,
+  ipv6Prefix64,
+} from '../../src/infra/memory/memory-counter-store.js';
 import { waitFor } from '../support/wait.js';
 
 let store: MemoryCounterStore | undefined;
@@ -38,6 +45,17 @@ it('keeps keys apart that the compact IPv4 form could confuse', async () => {
     'rl:/instances:29000000:1.2.3.04',
     'rl:/instances:29000000:16909060',
     'rl:/instances:29000000:2001:db8::1',
+    // IPv6 /64 clients (packed to their four groups) and spellings that must stay apart.
+    'rl:/instances:29000000:2001:db8:1:2::/64',
+    'rl:/instances:29000000:2001:db8:1:3::/64',
+    'rl:/instances:29000001:2001:db8:1:2::/64',
+    'rl:/instances:29000000:2001:db8:01:2::/64',
+    'rl:/instances:29000000:2001:DB8:1:2::/64',
+    'rl:/instances:29000000:0:0:0:0::/64',
+    'rl:/instances:29000000:ffff:ffff:ffff:ffff::/64',
+    // A route scope with a parameter holds a colon too.
+    'rl:/webhooks/:id:29000000:2001:db8:1:2::/64',
+    'rl:/webhooks/:id:29000000:1.2.3.4',
     '1.2.3.4',
     ':1.2.3.4',
     'rl:/instances:29000000:255.255.255.255',
@@ -71,3 +89,55 @@ it('reads dotted-quad IPv4 addresses as numbers, and nothing else', () => {
     expect(ipv4Number(text)).toBeUndefined();
   }
 });
+
+it('reads the client part of a rate-limit key by its structure, not by its last colon', () => {
+  const start = (key: string) => key.slice(clientStart(key));
+  expect(start('rl:/instances:29000000:1.2.3.4')).toBe('1.2.3.4');
+  expect(start('rl:/instances:29000000:2001:db8:1:2::/64')).toBe('2001:db8:1:2::/64');
+  expect(start('rl:/webhooks/:id:29000000:2001:db8::/64')).toBe('2001:db8::/64');
+  expect(start('rl::29000000:x')).toBe('x');
+  for (const key of ['rl:/instances:1.2.3.4', 'other:29000000:1.2.3.4', 'rl:/a:29000000']) {
+    expect(clientStart(key)).toBe(0);
+  }
+});
+
+it('packs a /64 written as clientKey writes it, and no other spelling', () => {
+  expect(ipv6Prefix64('2001:db8:1:2::/64')).toBe(String.fromCharCode(0x2001, 0xdb8, 1, 2));
+  expect(ipv6Prefix64('key:0:0:0:0::/64', 4)).toBe('\0\0\0\0');
+  expect(ipv6Prefix64('ffff:ffff:ffff:ffff::/64')).toBe('\uffff\uffff\uffff\uffff');
+  for (const text of [
+    '2001:db8:1::/64',
+    '2001:db8:1:2:3::/64',
+    '2001:db8:01:2::/64',
+    '2001:DB8:1:2::/64',
+    '2001:db8:1:2::/48',
+    '2001:db8:1:2::1',
+    '12345:db8:1:2::/64',
+    '2001:db8::2::/64',
+    '2001:db8:1:g::/64',
+    '::/64',
+  ]) {
+    expect(ipv6Prefix64(text)).toBeUndefined();
+  }
+});
+
+/** Heap + typed-array bytes per live counter of one family, measured in a fresh process. */
+function bytesPerCounter(family: 'ipv4' | 'ipv6', count: number): number {
+  const script = fileURLToPath(new URL('../../bench/counter-memory.ts', import.meta.url));
+  const run = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', script, family, String(count)],
+    { encoding: 'utf8', cwd: fileURLToPath(new URL('../../', import.meta.url)) },
+  );
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  return Number(run.stdout.trim());
+}
+
+it('an IPv6 client costs at most twice the memory of an IPv4 client', () => {
+  // 20,000 counters of each family through the server's key format; gc() before and after.
+  const ipv4 = bytesPerCounter('ipv4', 20_000);
+  const ipv6 = bytesPerCounter('ipv6', 20_000);
+  expect(ipv4).toBeGreaterThan(0);
+  expect(ipv6 / ipv4).toBeLessThan(2);
+}, 60_000);

@@ -1,7 +1,9 @@
-// Issue 13 item 3: SIGTERM under load. Every request written to the socket before the signal
-// is answered; after it /health says shutting_down, responses carry Connection: close, and the
-// process exits 0 once idle.
+// Issue 13 item 3, issue 22 item 9: SIGTERM under load. Every request written to the socket
+// before the signal is answered; after it a new connection is refused, /health says
+// shutting_down on a connection still open, responses carry Connection: close, idle keep-alive
+// connections are closed, and the process exits 0 once no connection is left.
 import { request, Agent } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,14 +79,18 @@ describe('graceful drain on SIGTERM', () => {
     });
     const base = await server.listening();
     const agent = new Agent({ keepAlive: true, maxSockets: 50 });
+    // A balancer's health checks, on one keep-alive connection opened before the signal.
+    const healthAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    expect((await send(base, '/health', healthAgent, () => false)).status).toBe(200);
+    // A keep-alive connection that stays quiet: the drain must not wait for it.
+    const quiet = connect(Number(new URL(base).port), '127.0.0.1');
+    quiet.on('error', () => undefined);
+    const quietClosed = new Promise<void>((resolve) => quiet.once('close', () => resolve()));
     let signalled = false;
-    // Clients keep the process busy until the health check has seen the drain.
-    let healthSeen = false;
     const outcomes: Outcome[] = [];
     // 20 keep-alive clients, each sending the next request when the previous one is answered,
-    // uncached pages (distinct offsets) so requests take real work. Each stops once told to
-    // close its connection (the drain has begun, and the health check saw it) or once a request
-    // fails after the signal.
+    // uncached pages (distinct offsets) so requests take real work. Each stops once a request
+    // fails after the signal (its new connection refused).
     let page = 0;
     const clients = Array.from({ length: 20 }, async () => {
       for (;;) {
@@ -96,21 +102,23 @@ describe('graceful drain on SIGTERM', () => {
         );
         outcomes.push(outcome);
         if (outcome.error !== undefined && signalled) break;
-        if (outcome.connection === 'close' && healthSeen) break;
       }
     });
     // Load is running once 200 requests were answered.
     while (outcomes.length < 200) await new Promise((resolve) => setImmediate(resolve));
     signalled = true;
     server.child.kill('SIGTERM');
-    // A balancer's health check during the drain: asked until the drain shows.
+    // Asked on the open connection until the drain shows.
     let health: Outcome;
-    do health = await send(base, '/health', new Agent(), () => true);
+    do health = await send(base, '/health', healthAgent, () => true);
     while (health.status === 200);
-    healthSeen = true;
+    // A new connection is refused once the drain has begun.
+    const fresh = await send(base, '/health', new Agent(), () => true);
     await Promise.all(clients);
+    await quietClosed;
     const exit = await server.exited;
     agent.destroy();
+    healthAgent.destroy();
 
     expect(exit).toEqual({ code: 0, signal: null });
     const before = outcomes.filter((o) => o.sentBeforeSignal);
@@ -122,7 +130,9 @@ describe('graceful drain on SIGTERM', () => {
     expect(health.status).toBe(503);
     expect(JSON.parse(health.body!)).toMatchObject({ status: 'shutting_down' });
     expect(health.connection).toBe('close');
-    // Idle once the clients stopped: it exited without waiting for the 60 s grace period.
-    expect(server.messages()).toContain('drained: no request in flight');
+    expect(fresh.error).toMatch(/ECONNREFUSED/);
+    // Every connection closed, the quiet one included: it exited without waiting for the 60 s
+    // grace period.
+    expect(server.messages()).toContain('drained: every connection closed');
   }, 120_000);
 });

@@ -94,6 +94,7 @@ for (const backend of (await storeBackends()).filter((b) => b.name === 'postgres
         'regions',
         'sync_runs',
         'webhook_deliveries',
+        'webhook_events',
         'webhooks',
       ]);
       expect(await opened.countAvailable()).toBe(0);

@@ -18,7 +18,7 @@ import { RecommendRequestSchema, RecommendResponse } from '../schemas/recommend.
 
 export const RECOMMEND_RATE_LIMIT = 60;
 
-export function recommendRoute(app: FastifyInstance, { catalog, rates }: AppServices): void {
+export function recommendRoute(app: FastifyInstance, services: AppServices): void {
   // Whole answers per (catalogue index, normalised request), kept from their second asking: a
   // repeat costs the body check, the validation and one lookup (src/recommend/recommend-memo.ts;
   // docs/performance.md).
@@ -51,12 +51,14 @@ export function recommendRoute(app: FastifyInstance, { catalog, rates }: AppServ
           ? new AppError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json')
           : new AppError('INVALID_JSON', 'Request body is empty; a JSON object is required');
       }
-      const prepared = await prepareRecommend(request.body, { catalog, rates });
+      const prepared = await prepareRecommend(request.body, services);
       if (!prepared.ok) {
         const { code, message, details } = prepared.error;
         throw new AppError(code, message, details);
       }
-      const key = recommendKey(prepared.request, prepared.money);
+      // Which prices are stale (D57) changes with the clock, not with the index: its mark
+      // completes the key.
+      const key = `${recommendKey(prepared.request, prepared.money)}#${prepared.staleMark}`;
       let answer = memo.get(prepared.index, key);
       if (answer === undefined) {
         const note = prepared.money.note;

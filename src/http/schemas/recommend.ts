@@ -68,8 +68,32 @@ export const RecommendResponse = Type.Object({
           currency: Type.String({ description: 'Extension (D43).', examples: ['USD'] }),
         }),
         match_score: Type.Integer({ minimum: 0, maximum: 100 }),
+        score_breakdown: Type.Object(
+          {
+            memory_fit: Type.Number({ description: 'min_memory_mb / memory_mb.' }),
+            vcpu_fit: Type.Number({ description: 'min(1, vcpu / min_vcpu).' }),
+            price_fit: Type.Number({
+              description:
+                'Lowest monthly price among all candidates of the request (over-budget ones included) / this monthly price.',
+            }),
+            storage_fit: Type.Number({
+              description: '1 with local storage (storage_gb > 0), else 0.5.',
+            }),
+            tie_break: Type.Number({
+              description:
+                '0.4 memory_fit + 0.3 vcpu_fit + 0.2 price_fit + 0.1 storage_fit, from the unrounded fits; orders equal match_score, higher first.',
+            }),
+          },
+          {
+            description:
+              'D58: the fits that order recommendations with equal match_score, each rounded to 4 decimals.',
+          },
+        ),
         pros: Type.Array(Type.String()),
-        cons: Type.Array(Type.String()),
+        cons: Type.Array(Type.String(), {
+          description:
+            'Includes, when they hold: how much dearer than rank 1 (amount and percent), no local storage, a stale price with its observation date.',
+        }),
         id: Type.Integer({
           description: 'Extension: the record id, as in /instances (links to the record).',
         }),

@@ -7,31 +7,57 @@ import type { CounterStore } from '../counter-store.js';
 import { invalidTtlError } from '../ttl.js';
 
 /**
- * Where a key's counter lives. Keys are split at their last ':' into a prefix (the rate
- * limiter's `rl:<scope>:<window>`: a handful per minute, each held once) and a client part;
- * a dotted IPv4 client becomes its 32-bit number (a 12-byte number instead of the 30-50 byte
- * key), anything else (IPv6, other keys) stays the whole key. Each (prefix, client) maps to a slot in typed arrays,
- * so a counter costs its Map entry, its client key and 12 bytes (issue 9 item 3).
+ * Where a key's counter lives. A rate-limit key (`rl:<scope>:<window>:<client>`, from
+ * src/http/rate-limit.ts) is split after its window into a prefix (a handful per minute, each
+ * held once) and a client part. The split is found by that structure, not by the last ':', because
+ * IPv6 clients (`2001:db8:1:2::/64`) and route scopes (`/webhooks/:id`) hold colons too. The client
+ * is kept compactly: a dotted IPv4 address as its 32-bit number (a small integer to V8, nothing
+ * allocated), a canonical IPv6 /64 as a 4-character string of its four 16-bit groups (24 bytes
+ * instead of the 30-60 byte key); anything else (another token, a key of another shape) stays
+ * the whole key. Each (prefix, client) maps to a slot in typed arrays, so a counter costs its Map
+ * entry, its client key and 12 bytes (bench/counter-memory.ts, docs/performance.md).
  */
 type ClientKey = string | number;
 
-/** The 32-bit number of a dotted-quad IPv4 address without leading zeros, or undefined. */
-export function ipv4Number(text: string): number | undefined {
-  const length = text.length;
+/**
+ * Where the client part of a rate-limit key starts: just after the first `:<digits>:` that
+ * follows `rl:` (the window; a scope is a route URL, whose `:` starts a parameter name, never
+ * digits followed by `:`). 0 when `key` is not of that shape.
+ */
+export function clientStart(key: string): number {
+  if (!key.startsWith('rl:')) return 0;
+  for (let colon = key.indexOf(':', 3); colon >= 0; colon = key.indexOf(':', colon + 1)) {
+    let i = colon + 1;
+    while (i < key.length && isDigit(key.charCodeAt(i))) i++;
+    if (i > colon + 1 && i < key.length && key.charCodeAt(i) === 58) return i + 1;
+  }
+  return 0;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * The 32-bit number of the dotted-quad IPv4 address `text.slice(start)` without leading zeros,
+ * or undefined.
+ */
+export function ipv4Number(text: string, start = 0): number | undefined {
+  const length = text.length - start;
   if (length < 7 || length > 15) return undefined;
   let value = 0;
   let part = 0;
   let digits = 0;
   let parts = 0;
-  for (let i = 0; i <= length; i++) {
-    const c = i === length ? 46 : text.charCodeAt(i);
+  for (let i = start; i <= text.length; i++) {
+    const c = i === text.length ? 46 : text.charCodeAt(i);
     if (c === 46) {
       if (digits === 0 || part > 255) return undefined;
       value = value * 256 + part;
       parts += 1;
       part = 0;
       digits = 0;
-    } else if (c >= 48 && c <= 57) {
+    } else if (isDigit(c)) {
       // A leading zero would make two texts one number ("1.2.3.04" and "1.2.3.4").
       if (digits === 1 && part === 0) return undefined;
       part = part * 10 + (c - 48);
@@ -44,13 +70,59 @@ export function ipv4Number(text: string): number | undefined {
   return parts === 4 ? value : undefined;
 }
 
+const PREFIX_64 = '::/64';
+
+/**
+ * The four 16-bit groups of the IPv6 /64 `text.slice(start)` as a 4-character string, when it is
+ * written the way clientKey (src/http/client-address.ts) writes one: four lower-case hex groups
+ * without leading zeros, then `::/64`. Any other spelling is undefined, so that two texts never
+ * share one string.
+ */
+export function ipv6Prefix64(text: string, start = 0): string | undefined {
+  const end = text.length - PREFIX_64.length;
+  if (end - start < 7 || end - start > 19 || !text.endsWith(PREFIX_64)) return undefined;
+  const groups = [0, 0, 0, 0];
+  let count = 0;
+  let group = 0;
+  let digits = 0;
+  // text[end] is the first ':' of '::/64', which ends the fourth group.
+  for (let i = start; i <= end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58) {
+      if (digits === 0 || count === 4) return undefined;
+      groups[count++] = group;
+      group = 0;
+      digits = 0;
+      continue;
+    }
+    const digit = isDigit(c) ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    // A leading zero or a fifth digit would give one group two spellings.
+    if (digit < 0 || (digits === 1 && group === 0) || digits === 4) return undefined;
+    group = group * 16 + digit;
+    digits += 1;
+  }
+  return count === 4 ? String.fromCharCode(...groups) : undefined;
+}
+
+/** The client part of `key` (from `start`) as its Map key; see ClientKey. */
+function compactClient(key: string, start: number): ClientKey {
+  if (start === 0) return key;
+  const address = ipv4Number(key, start);
+  // As a signed 32-bit integer (one to one with the address): a small integer to V8, where
+  // numbers from 2^31 (addresses from 128.0.0.0, half of them) would each be a heap number.
+  if (address !== undefined) return address | 0;
+  // Anything not packed is kept as the whole key: a slice of it would keep the key alive
+  // anyway (V8 slices point into their parent string).
+  return ipv6Prefix64(key, start) ?? key;
+}
+
 /** How often expired counters are swept out of memory by default (ms). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 
 /**
  * Most counters held by default. Clients choose the keys (one per address and window), so the
- * table is bounded: about 60 bytes a counter for IPv4 clients (see ClientKey), so 250,000 is
- * about 15 MB (measured 7.4 MB of heap and 7.6 MB of arrays; docs/architecture.md).
+ * table is bounded: about 44 bytes a counter for IPv4 clients and 69 for IPv6 ones (see
+ * ClientKey), so 250,000 is at most about 17 MB (bench/counter-memory.ts, docs/performance.md).
  */
 export const DEFAULT_MAX_KEYS = 250_000;
 
@@ -110,14 +182,10 @@ export class MemoryCounterStore implements CounterStore {
     const invalid = invalidTtlError(ttlMs);
     if (invalid !== undefined) return Promise.reject(invalid);
     const now = Date.now();
-    const split = key.lastIndexOf(':');
-    const prefix = split < 0 ? '' : key.slice(0, split);
-    // Anything but IPv4 is kept as the whole key: a slice of it would keep the key alive anyway
-    // (V8 slices point into their parent string).
-    const address = split < 0 ? undefined : ipv4Number(key.slice(split + 1));
-    // As a signed 32-bit integer (one to one with the address): a small integer to V8, where
-    // numbers from 2^31 (addresses from 128.0.0.0, half of them) would each be a heap number.
-    const client: ClientKey = address === undefined ? key : address | 0;
+    const start = clientStart(key);
+    // The prefix is held once per map; a new prefix (a new window) is rare.
+    const prefix = key.slice(0, start);
+    const client: ClientKey = compactClient(key, start);
     let clients = this.#prefixes.get(prefix);
     const slot = clients?.get(client);
     if (slot === undefined) {

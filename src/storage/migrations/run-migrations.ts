@@ -8,6 +8,7 @@ import { provenanceMigration } from './002-provenance.js';
 import { catalogVersionMigration } from './003-catalog-version.js';
 import { priceHistoryMigration } from './004-price-history.js';
 import { webhooksMigration } from './005-webhooks.js';
+import { webhookEventsMigration } from './007-webhook-events.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -21,6 +22,7 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
     '003-catalog-version': catalogVersionMigration(),
     '004-price-history': priceHistoryMigration(caps),
     '005-webhooks': webhooksMigration(caps),
+    '007-webhook-events': webhookEventsMigration(caps),
   };
 }
 

@@ -1,0 +1,176 @@
+// POST /mcp (D59): the assistant server over MCP's Streamable HTTP transport, stateless. The app's
+// hooks have run (CORS preflight, key, body size); here: the Origin check (DNS-rebinding
+// protection, whatever CORS allows), one rate-limit charge per tools/call against the endpoint
+// the tool mirrors, then the SDK's web-standard handler answers. GET and DELETE (the transport's
+// stream and session operations) get 405 from the app, as a stateless server may answer them.
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createMcpDeps } from '../../mcp/mcp-deps.js';
+import { createMcpServerFactory, TOOL_MIRRORS } from '../../mcp/mcp-server.js';
+import type { AppServices } from '../app-services.js';
+import { AppError, errorBody } from '../errors.js';
+import { ApiKeySecurity, commonErrorResponses, errorResponse } from '../schemas/common.js';
+import { INSTANCES_RATE_LIMIT } from './instances.js';
+import { RECOMMEND_RATE_LIMIT } from './recommend.js';
+
+/** Counts one request against `scope`'s budget of `limit` a minute (D8); 429 over it. */
+export type ChargeRateLimit = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: string,
+  limit: number,
+) => Promise<void>;
+
+const LIMITS: Readonly<Record<string, number | undefined>> = {
+  '/instances': INSTANCES_RATE_LIMIT,
+  '/recommend': RECOMMEND_RATE_LIMIT,
+  '/health': undefined,
+};
+
+/** Request headers the transport reads; the key, cookies and hop-by-hop headers stay here. */
+function forwarded(name: string): boolean {
+  return (
+    name === 'accept' ||
+    name === 'content-type' ||
+    name === 'last-event-id' ||
+    name.startsWith('mcp-')
+  );
+}
+
+const REQUEST_EXAMPLE = {
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'search_instances', arguments: { provider: 'provider_b', limit: 0 } },
+};
+
+const RESPONSE_EXAMPLE = {
+  jsonrpc: '2.0',
+  id: 2,
+  result: {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: 'INVALID_PARAMETER: Invalid value for parameter "limit": must be from 1 to 100',
+      },
+    ],
+    _meta: {
+      'cloudprice/error': {
+        code: 'INVALID_PARAMETER',
+        message: 'Invalid value for parameter "limit": must be from 1 to 100',
+        details: { parameter: 'limit', value: '0', reason: 'must be from 1 to 100' },
+      },
+    },
+  },
+};
+
+const ORIGIN_REFUSED = 'Requests from this Origin are not allowed on /mcp (MCP_ALLOWED_ORIGINS)';
+
+/** Response headers Node and the app own (connection handling, framing). */
+const OWN_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/** The mirrored endpoint of a JSON-RPC message that calls a known tool, else undefined. */
+function mirroredBy(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+  return TOOL_MIRRORS.get(params.name);
+}
+
+export function mcpRoute(
+  app: FastifyInstance,
+  services: AppServices,
+  charge: ChargeRateLimit,
+): void {
+  const allowedOrigins = new Set(services.config.mcpAllowedOrigins);
+  const handler = createMcpHandler(createMcpServerFactory(createMcpDeps(services, app.log)), {
+    // Nothing is ever pushed to a client (the tools are fixed and read-only), and an open stream
+    // would hold a connection and memory: a subscriptions/listen request is refused in-band.
+    maxSubscriptions: 0,
+    onerror: (error) => app.log.debug({ err: error }, 'mcp request refused by the transport'),
+  });
+
+  // Its own scope: the body reaches the transport as text, so malformed JSON and batches get the
+  // protocol's own errors (the app's JSON parser would answer with our envelope).
+  void app.register((scope, _options, done) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post(
+      '/mcp',
+      {
+        schema: {
+          operationId: 'mcp',
+          tags: ['assistants'],
+          summary: 'Model Context Protocol (Streamable HTTP, stateless) for AI assistants',
+          description:
+            'D59: JSON-RPC messages of the Model Context Protocol (docs/mcp.md): six read-only tools mirroring /instances, /instance-types, /recommend, /instances/{id}/history, /changes and /health. Each tools/call counts against the rate limit of the endpoint it mirrors (get_freshness: none). A request with an Origin header not in MCP_ALLOWED_ORIGINS: 403 FORBIDDEN. Protocol errors are JSON-RPC errors; a tool refusing its arguments answers isError with our error code (e.g. INVALID_PARAMETER) in the text and in _meta["cloudprice/error"]. GET and DELETE: 405.',
+          security: ApiKeySecurity,
+          body: {
+            type: 'object',
+            additionalProperties: true,
+            description: 'One JSON-RPC message of the Model Context Protocol.',
+            examples: [REQUEST_EXAMPLE],
+          },
+          response: {
+            200: {
+              description:
+                'A JSON-RPC response: application/json, or a text/event-stream carrying it (2025-era clients). 202 without a body for a notification.',
+              content: {
+                'application/json': { schema: { type: 'object' }, example: RESPONSE_EXAMPLE },
+              },
+            },
+            ...commonErrorResponses(400, 413),
+            403: errorResponse(403, errorBody('FORBIDDEN', ORIGIN_REFUSED)),
+          },
+        },
+        onRequest: (request, _reply, done) => {
+          const origin = request.headers.origin;
+          done(
+            origin === undefined || allowedOrigins.has(origin)
+              ? undefined
+              : new AppError('FORBIDDEN', ORIGIN_REFUSED),
+          );
+        },
+      },
+      async (request, reply) => {
+        const text = typeof request.body === 'string' ? request.body : '';
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined; // the transport answers with its parse error
+        }
+        for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+          const endpoint = mirroredBy(message);
+          const limit = endpoint === undefined ? undefined : LIMITS[endpoint];
+          if (endpoint !== undefined && limit !== undefined) {
+            await charge(request, reply, endpoint, limit);
+          }
+        }
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (value !== undefined && forwarded(name)) {
+            headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+        }
+        const response = await handler.fetch(
+          new Request('http://localhost/mcp', { method: 'POST', headers, body: text }),
+          parsed === undefined ? {} : { parsedBody: parsed },
+        );
+        const sent: Record<string, string> = {};
+        response.headers.forEach((value, name) => {
+          if (!OWN_HEADERS.has(name)) sent[name] = value;
+        });
+        // The transport's own statuses (200, 202, 4xx with a JSON-RPC error) pass through.
+        return reply
+          .status(response.status as 200)
+          .headers(sent)
+          .send(await response.text());
+      },
+    );
+    done();
+  });
+}
