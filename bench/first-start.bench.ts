@@ -152,15 +152,12 @@ const step = async (label: string, command: string, args: readonly string[]) => 
 for (let i = 0; i < RUNS; i += 1) {
   await step('`npm run build` (tsc, always builds)', 'npm', ['run', 'build', '--silent']);
 }
-await step(
-  'prestart with both builds up to date (`node --import tsx scripts/prestart.ts`)',
-  process.execPath,
-  ['--import', 'tsx', 'scripts/prestart.ts'],
-);
+await step('prestart with both builds up to date (`node scripts/prestart.mjs`)', process.execPath, [
+  'scripts/prestart.mjs',
+]);
 rmSync(path.join(ROOT, 'dist', 'web'), { recursive: true, force: true });
-await step('web build alone (`tsx scripts/build-web.ts`, no dist/web)', 'npx', [
-  'tsx',
-  'scripts/build-web.ts',
+await step('web build alone (`node scripts/build-web.mjs`, no dist/web)', process.execPath, [
+  'scripts/build-web.mjs',
 ]);
 for (let i = 0; i < RUNS; i += 1) {
   const run = await firstStart(process.execPath, ['dist/src/main.js']);

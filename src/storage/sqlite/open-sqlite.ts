@@ -6,7 +6,7 @@
 //   SIGSEGV right after deciding the version is too new. The package's C++ also needs a Node-API
 //   10 behaviour (references to strings) that Node 20 only offers at its experimental level, so
 //   on Node-API < 10 a binary compiled locally at that level is used instead
-//   (scripts/support/sqlite-node20.ts builds it on `npm ci` and `npm start`).
+//   (scripts/support/sqlite-node20.mjs builds it on `npm ci` and `npm start`).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';

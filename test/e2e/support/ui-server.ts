@@ -12,7 +12,7 @@ export const E2E_KEY = 'e2e-key-0123456789abcdef-0123';
 
 /** Builds dist/web unless it is already built from the current sources (what npm start does). */
 export function buildWebIfNeeded(): void {
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-web.ts', '--if-needed'], {
+  execFileSync(process.execPath, ['scripts/build-web.mjs', '--if-needed'], {
     cwd: ROOT,
     stdio: 'inherit',
   });

@@ -1,5 +1,5 @@
 // Builds the web UI (web/ -> dist/web) with Vite. With --if-needed the build is skipped when
-// dist/web was built from exactly the current sources (scripts/support/builds.ts).
-import { runBuild, webBuild } from './support/builds.js';
+// dist/web was built from exactly the current sources (scripts/support/builds.mjs).
+import { runBuild, webBuild } from './support/builds.mjs';
 
 runBuild(webBuild, { ifNeeded: process.argv.includes('--if-needed') });

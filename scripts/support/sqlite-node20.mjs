@@ -5,6 +5,9 @@
 // keeps references to strings, which Node 20 allows only there (Node-API 10 made it standard).
 // The result goes where src/storage/sqlite/open-sqlite.ts looks for it; on Node-API 10 and
 // newer nothing is built. Needs a C++ compiler, make, python3 and the running Node's headers.
+// Plain JavaScript run by `node` (postinstall, prestart): a production install has no TypeScript
+// runner, so the place of the binary is computed here as open-sqlite.ts computes it
+// (`sqliteBindingPlan`); a test holds the two to the same answer.
 import { execFileSync } from 'node:child_process';
 import {
   cpSync,
@@ -16,20 +19,45 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { sqliteBindingPlan } from '../../src/storage/sqlite/open-sqlite.js';
+import betterSqlite from 'better-sqlite3/package.json' with { type: 'json' };
+
+const require = createRequire(import.meta.url);
+
+/** The Node-API version the bundled binary of better-sqlite3 13 is built for. */
+const BUNDLED_BINARY_NODE_API = 10;
+
+/**
+ * Which binary this runtime needs: `localBinary` is undefined when the bundled one loads.
+ * @returns {{ version: string, packageDir: string, localBinary: string | undefined }}
+ */
+export function sqliteBindingPlan() {
+  const manifest = require.resolve('better-sqlite3/package.json');
+  const { version } = betterSqlite;
+  const packageDir = path.dirname(manifest);
+  const nodeApi = Number(process.versions.napi);
+  const major = Number(version.split('.')[0]);
+  const localBinary =
+    major >= 13 && nodeApi < BUNDLED_BINARY_NODE_API
+      ? path.join(packageDir, `build-node-api-${nodeApi}`, 'better_sqlite3.node')
+      : undefined;
+  return { version, packageDir, localBinary };
+}
 
 const BUNDLED_LEVEL = "'NAPI_VERSION=10'";
 const EXPERIMENTAL_LEVEL = "'NAPI_EXPERIMENTAL'";
 
-function fail(message: string): never {
+/** @param {string} message @returns {never} */
+function fail(message) {
   console.error(`cloudprice: ${message}`);
   process.exit(1);
 }
 
 /** npm's own node-gyp (what `npm install` runs for native packages). */
-function nodeGyp(): string {
+/** @returns {string} */
+function nodeGyp() {
   const candidates = [
     // Set while npm runs a script: <npm>/bin/npm-cli.js.
     process.env['npm_execpath'] && path.join(path.dirname(process.env['npm_execpath']), '..'),
@@ -43,7 +71,8 @@ function nodeGyp(): string {
 }
 
 /** The running Node's headers when they are installed beside it (Debian: /usr/include/node). */
-function nodeDirArgs(): string[] {
+/** @returns {string[]} */
+function nodeDirArgs() {
   const prefix = path.dirname(path.dirname(process.execPath));
   return existsSync(path.join(prefix, 'include', 'node', 'node_api.h'))
     ? [`--nodedir=${prefix}`]
@@ -54,7 +83,7 @@ function nodeDirArgs(): string[] {
  * Builds the local binary when this runtime needs one and it is missing; returns at once
  * otherwise. Exits the process with a message on failure.
  */
-export function ensureSqliteBinaryForNode20(): void {
+export function ensureSqliteBinaryForNode20() {
   const { version, packageDir, localBinary } = sqliteBindingPlan();
   if (localBinary === undefined || existsSync(localBinary)) return;
   console.error(
@@ -95,7 +124,7 @@ export function ensureSqliteBinaryForNode20(): void {
         },
       });
     } catch (error) {
-      const output = error as { stdout?: Buffer; stderr?: Buffer };
+      const output = /** @type {{ stdout?: Buffer, stderr?: Buffer }} */ (error);
       process.stderr.write(output.stdout ?? '');
       process.stderr.write(output.stderr ?? '');
       fail(
