@@ -1,6 +1,6 @@
 # The cloudprice image (docs/deploy.md). Three stages on the same base: `build` compiles the
 # server and the web page with every dependency installed; `deps` installs the production
-# dependencies only, without the build tools (--omit=optional, docs/adr/0014); the runtime
+# dependencies only, without the build tools (--omit=optional, docs/adr/0015); the runtime
 # stage holds those, the build output and the bundled snapshots, and nothing else.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app

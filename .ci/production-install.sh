@@ -4,7 +4,7 @@
 # leaks in), `npm ci --omit=dev`, `npm start`; it must build, print what it builds before
 # building, listen, answer /health with the generated key and serve the web UI, then stop on
 # SIGTERM. First, without the build tools (`--omit=optional`), `npm start` must refuse with a
-# message that says how to install them (docs/adr/0014). npm's cache is warm in CI
+# message that says how to install them (docs/adr/0015). npm's cache is warm in CI
 # (`--prefer-offline`); run from the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/.."

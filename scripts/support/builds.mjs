@@ -7,7 +7,7 @@
 // Plain JavaScript run by `node`, so a production install (`npm ci --omit=dev`) can run it:
 // the build tools are optionalDependencies, installed by `npm ci` with or without
 // `--omit=dev`, and left out only by `--omit=optional`, where a prebuilt dist/ must be there
-// (the container image does that: docs/adr/0014).
+// (the container image does that: docs/adr/0015).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
