@@ -1,7 +1,7 @@
 // The only reader of process.env. Configuration is parsed once at start into a frozen, typed
 // object; a bad value stops start-up with a message naming the variable.
 import path from 'node:path';
-import type { ProviderName } from './catalog/model.js';
+import { VENDOR_NAMES, type ProviderName } from './catalog/model.js';
 import { digestKey, type KeyDigest } from './keys/key-digest.js';
 import { DEFAULT_MAX_JSON_BYTES } from './sync/upstream/upstream-client.js';
 
@@ -77,6 +77,8 @@ export interface Config {
     readonly maxJsonBytes: number;
   };
   readonly providers: Readonly<Record<ProviderName, ProviderSourceConfig>>;
+  /** D57: a provider's figures observed more than this many whole days ago are `stale`. */
+  readonly dataStaleDays: number;
   readonly webhooks: WebhookConfig;
   readonly fx: {
     /** The ECB daily reference rates document (https:// live, or file://); FX_RATES_URL. */
@@ -225,7 +227,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const upstreamSchemes = ['https:', 'http:', 'file:'];
   const provider = (name: ProviderName, letter: 'A' | 'B' | 'C'): ProviderSourceConfig => ({
     baseUrl: url(env, `PROVIDER_${letter}_URL`, snapshotUrl(name), upstreamSchemes),
-    displayName: text(env, `PROVIDER_${letter}_DISPLAY_NAME`) ?? `Provider ${letter}`,
+    displayName: text(env, `PROVIDER_${letter}_DISPLAY_NAME`) ?? VENDOR_NAMES[name],
   });
 
   const bundledRatesUrl = new URL(`file://${path.join(snapshots, 'fx', 'eurofxref-daily.xml')}`)
@@ -297,6 +299,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       provider_b: provider('provider_b', 'B'),
       provider_c: provider('provider_c', 'C'),
     },
+    dataStaleDays: integer(env, 'DATA_STALE_DAYS', 90, 1, 36_500),
     webhooks: {
       allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
       timeoutMs: positive('WEBHOOK_TIMEOUT', duration(env, 'WEBHOOK_TIMEOUT', 10_000)),

@@ -122,6 +122,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     exchangeRates: rates,
     components,
     catalog,
+    staleDays: config.dataStaleDays,
   });
   return {
     config,

@@ -16,8 +16,15 @@ const record = (overrides: Partial<InstanceRecord> = {}): InstanceRecord => ({
   gpu_count: 0,
   gpu_type: null,
   instance_family: 'general',
-  provider: { id: 1, name: 'provider_a', display_name: 'Provider A' },
-  region: { id: 1, region_code: 'ap-northeast', region_name: 'Tokyo', country_code: 'JP' },
+  field_notes: {},
+  provider: { id: 1, name: 'provider_a', display_name: 'Linode' },
+  region: {
+    id: 1,
+    region_code: 'ap-northeast',
+    region_name: 'Tokyo',
+    country_code: 'JP',
+    city: 'tokyo',
+  },
   pricing: {
     hourly_price: 0.036,
     monthly_price: 24,

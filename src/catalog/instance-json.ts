@@ -2,6 +2,8 @@
 // serialised once per catalogue version, by the catalogue index (catalog/index/).
 import type { InstanceRow } from '../storage/catalog-store.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
+import { fieldNotes, type FieldNotes } from './field-notes.js';
+import { cityOfRegion, type CitySlug } from './model.js';
 
 const USD_VIEW = moneyView(undefined, 'USD');
 
@@ -17,8 +19,17 @@ export interface InstanceRecord {
   gpu_count: number;
   gpu_type: string | null;
   instance_family: string;
+  /** Which numbers are not included in the price, or not published upstream (field-notes.ts). */
+  field_notes: FieldNotes;
   provider: { id: number; name: string; display_name: string };
-  region: { id: number; region_code: string; region_name: string; country_code: string };
+  region: {
+    id: number;
+    region_code: string;
+    region_name: string;
+    country_code: string;
+    /** D56: the city of the region (the region table's). */
+    city: CitySlug;
+  };
   pricing: {
     hourly_price: number;
     monthly_price: number;
@@ -46,12 +57,15 @@ export function toInstanceRecord(row: InstanceRow, money: MoneyView = USD_VIEW):
     gpu_count: row.gpuCount,
     gpu_type: row.gpuType,
     instance_family: row.family,
+    field_notes: fieldNotes(row.providerName, row),
     provider: { id: row.providerId, name: row.providerName, display_name: row.providerDisplayName },
     region: {
       id: row.regionId,
       region_code: row.regionCode,
       region_name: row.regionName,
       country_code: row.countryCode,
+      // Every stored region is one of the table's (the seed writes only those).
+      city: cityOfRegion(row.regionCode)!,
     },
     pricing: {
       hourly_price: money.hourly(row.hourlyMicros),

@@ -4,7 +4,9 @@ import type { InstanceFilter, InstanceQuery, SortColumn } from '../storage/catal
 import { moneyView, type MoneyView } from '../fx/convert.js';
 import { currenciesOf, type LoadedRates } from '../fx/rate-table.js';
 import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from './money.js';
-import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from './model.js';
+import { CITY_SLUGS, INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from './model.js';
+import type { CitySlug } from './model.js';
+import { parseCityList, regionsWithinCities } from './city-list.js';
 import { parseRegionList } from './region-list.js';
 import { foldAsciiCase, SEARCH_MAX_CHARS } from './text-search.js';
 
@@ -49,6 +51,7 @@ export const CSV_MAX_LIMIT = 10_000;
 export const FILTER_PARAMETERS = [
   'provider',
   'region',
+  'city',
   'min_vcpu',
   'max_vcpu',
   'min_memory_gb',
@@ -74,6 +77,8 @@ export interface ParsedInstanceQuery {
   /** Prices in the requested currency (D43); USD by default. */
   readonly money: MoneyView;
   readonly filtersApplied: FiltersApplied;
+  /** D56 `city`, when given: the cities in CITY_SLUGS order (already applied to the filter). */
+  readonly cities?: readonly CitySlug[];
   /**
    * Built from the query that runs (never from the echo alone; issue 15 item 8), the same for
    * every spelling of it. The listing's response cache is per catalogue version besides.
@@ -198,6 +203,22 @@ function regionFilter(raw: Raw): readonly string[] | undefined {
   return REGION_CODES.filter((code) => parsed.codes.includes(code));
 }
 
+/** `city` (D56): one slug or a comma-separated list, in CITY_SLUGS order. */
+function cityFilter(raw: Raw): readonly CitySlug[] | undefined {
+  const text = single(raw, 'city');
+  if (text === undefined) return undefined;
+  const parsed = parseCityList(text);
+  if (!parsed.ok) {
+    throw new Problem({
+      parameter: 'city',
+      value: text,
+      reason: `${parsed.reason} (one city, or a comma-separated list of them)`,
+      allowed: CITY_SLUGS,
+    });
+  }
+  return parsed.cities;
+}
+
 /** `q` (extension D54): 1 to SEARCH_MAX_CHARS printable characters, ASCII case folded. */
 function searchText(raw: Raw): string | undefined {
   const text = single(raw, 'q');
@@ -242,9 +263,12 @@ export function parseInstanceQuery(
 
 function parse(raw: Raw, rates: LoadedRates | undefined, maxLimit: number): ParsedInstanceQuery {
   const provider = oneOf(raw, 'provider', PROVIDER_NAMES);
-  const regions = regionFilter(raw);
+  const regionsGiven = regionFilter(raw);
+  const cities = cityFilter(raw);
+  // D56: with both, a record's region must be listed and in a listed city; none may be left.
+  const regions = cities === undefined ? regionsGiven : regionsWithinCities(cities, regionsGiven);
   const region = regions?.length === 1 ? regions[0] : undefined;
-  const regionList = regions !== undefined && regions.length > 1 ? regions : undefined;
+  const regionList = regions !== undefined && regions.length !== 1 ? regions : undefined;
   const text = searchText(raw);
   const minVcpu = integer(raw, 'min_vcpu', 0, 1_000_000);
   const maxVcpu = integer(raw, 'max_vcpu', 0, 1_000_000);
@@ -265,7 +289,8 @@ function parse(raw: Raw, rates: LoadedRates | undefined, maxLimit: number): Pars
   const hasGpu = hasGpuText === undefined ? undefined : hasGpuText === 'true';
   const applied: Record<FilterParameter, string | number | boolean | undefined> = {
     provider,
-    region: regions?.join(','),
+    region: regionsGiven?.join(','),
+    city: cities?.join(','),
     min_vcpu: minVcpu,
     max_vcpu: maxVcpu,
     min_memory_gb: minMemoryGb,
@@ -310,6 +335,22 @@ function parse(raw: Raw, rates: LoadedRates | undefined, maxLimit: number): Pars
   // Built from the query itself (the filter the store runs), so two requests share a cache entry
   // only when they run the same query, whatever their spelling.
   // The currency too: the same filter in two currencies is two different answers.
-  const cacheKey = JSON.stringify([filterKeyParts(filter), sort, order, limit, offset, currency]);
-  return { query, money: prices, filtersApplied, cacheKey };
+  // The echo of `region` and `city` is part of the body: `region=icn` and `region=icn&city=seoul`
+  // run one query but answer two different filters_applied.
+  const cacheKey = JSON.stringify([
+    filterKeyParts(filter),
+    sort,
+    order,
+    limit,
+    offset,
+    currency,
+    ...(cities === undefined ? [] : [filtersApplied.region ?? null, filtersApplied.city]),
+  ]);
+  return {
+    query,
+    money: prices,
+    filtersApplied,
+    cacheKey,
+    ...(cities !== undefined && { cities }),
+  };
 }

@@ -28,7 +28,8 @@ Lists available instances from the configured database, as GET /instances does (
 same validation, same prices). Options:
 
   --provider <name>       provider_a, provider_b or provider_c
-  --region <code>         a region code (nrt, sin, icn, ...)
+  --region <code>         a region code (nrt, icn, ap-northeast-1, ...), or several: nrt,icn
+  --city <slug>           a city (tokyo, seoul, osaka, singapore, hong-kong), or several
   --min-vcpu <n>          at least n vCPUs         --max-vcpu <n>     at most n vCPUs
   --min-memory <gb>       at least this memory     --max-memory <gb>  at most this memory
   --max-price <amount>    monthly price at most this (in --currency)
@@ -51,6 +52,7 @@ Exit codes: 0 records printed, 3 none matched, 4 the catalogue is empty (run \`c
 const PARAMETER_OF = {
   provider: 'provider',
   region: 'region',
+  city: 'city',
   'min-vcpu': 'min_vcpu',
   'max-vcpu': 'max_vcpu',
   'min-memory': 'min_memory_gb',

@@ -9,6 +9,9 @@ import type { CatalogIndexStatus } from '../catalog/index/catalog-index-holder.j
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** D57: figures observed more than this many whole days ago are stale (DATA_STALE_DAYS). */
+export const DEFAULT_DATA_STALE_DAYS = 90;
 /** A dependency that does not answer within this is reported down rather than awaited. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 
@@ -21,8 +24,23 @@ export interface ProviderHealth {
   regions_count: number;
   instances_count: number;
   error?: string;
-  /** Provenance of the listed figures (D37); null before the first successful sync. */
-  data_source: { kind: 'snapshot' | 'live'; observed_at: string; source: string } | null;
+  /** Provenance of the listed figures (D37, D57); null before the first successful sync. */
+  data_source: DataSourceHealth | null;
+}
+
+export interface DataSourceHealth {
+  kind: 'snapshot' | 'live';
+  observed_at: string;
+  source: string;
+  /** D57: whole days from observed_at to now, rounded down (0 for a time not yet reached). */
+  age_days: number;
+  /** D57: age_days > DATA_STALE_DAYS. Shown, never folded into the status (D32 is unchanged). */
+  stale: boolean;
+}
+
+/** D57's age in whole elapsed days, rounded down; never negative (a clock behind the upstream). */
+export function ageDays(observedAt: Date, now: number): number {
+  return Math.max(0, Math.floor((now - observedAt.getTime()) / DAY_MS));
 }
 
 /** The most recent background failure of a component (a dropped connection), kept after recovery. */
@@ -96,7 +114,11 @@ export function formatSyncTime(date: Date): string {
 }
 
 /** D32: healthy if synced successfully under 24 h ago and the latest attempt succeeded. */
-export function providerHealth(state: ProviderSyncState, now: number): ProviderHealth {
+export function providerHealth(
+  state: ProviderSyncState,
+  now: number,
+  staleDays: number = DEFAULT_DATA_STALE_DAYS,
+): ProviderHealth {
   const latest = state.latestRun;
   const lastSuccess = state.lastSuccessAt;
   const age = lastSuccess ? now - lastSuccess.getTime() : Infinity;
@@ -112,18 +134,27 @@ export function providerHealth(state: ProviderSyncState, now: number): ProviderH
     sync_status: latest === null ? 'never' : latest.success ? 'success' : 'failed',
     regions_count: state.regionsCount,
     instances_count: state.instancesCount,
-    data_source:
-      state.dataSource === null
-        ? null
-        : {
-            kind: state.dataSource.kind,
-            observed_at: state.dataSource.observedAt.toISOString(),
-            source: state.dataSource.source,
-          },
+    data_source: dataSourceHealth(state.dataSource, now, staleDays),
   };
   if (latestFailed && latest.errorMessage) health.error = latest.errorMessage;
   else if (lastSuccess === null) health.error = 'never synchronised';
   return health;
+}
+
+function dataSourceHealth(
+  source: ProviderSyncState['dataSource'],
+  now: number,
+  staleDays: number,
+): DataSourceHealth | null {
+  if (source === null) return null;
+  const age = ageDays(source.observedAt, now);
+  return {
+    kind: source.kind,
+    observed_at: source.observedAt.toISOString(),
+    source: source.source,
+    age_days: age,
+    stale: age > staleDays,
+  };
 }
 
 const NO_ANSWER = `no answer within ${HEALTH_CHECK_TIMEOUT_MS / 1000} s`;
@@ -162,6 +193,8 @@ export function createHealthService(deps: {
   components?: { report(component: string): ComponentReport };
   /** The catalogue index holder, for the catalog_index extension. */
   catalog?: { status(): CatalogIndexStatus };
+  /** D57: DATA_STALE_DAYS; DEFAULT_DATA_STALE_DAYS when absent. */
+  staleDays?: number;
   now?: () => number;
 }): HealthService {
   const lastError = (component: string): { last_error?: LastError } => {
@@ -188,7 +221,7 @@ export function createHealthService(deps: {
       }
       const at = now();
       const providers = database.ok
-        ? states.map((s) => providerHealth(s, at))
+        ? states.map((s) => providerHealth(s, at, deps.staleDays))
         : PROVIDER_NAMES.map((name) => ({
             name,
             status: 'unhealthy' as const,

@@ -1,7 +1,8 @@
 // Query parsing for the history endpoints (D39 to D41): raw query-string values in, typed
 // queries or a parameter problem (D17's vocabulary) out.
 import type { ParameterProblem } from '../catalog/instance-query.js';
-import { PROVIDER_NAMES, REGION_CODES, type ProviderName } from '../catalog/model.js';
+import { parseCityList, regionsWithinCities } from '../catalog/city-list.js';
+import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES, type ProviderName } from '../catalog/model.js';
 import type { ChangeCursor, ChangeQuery } from '../storage/history-store.js';
 import { CHANGE_KINDS, type ChangeKind } from './change-model.js';
 
@@ -144,6 +145,16 @@ export function parseChangesQuery(raw: Raw, now: Date): Parsed<ChangeQuery> {
     const until = instant(raw, 'until');
     const provider: ProviderName | undefined = oneOf(raw, 'provider', PROVIDER_NAMES);
     const region = oneOf(raw, 'region', REGION_CODES);
+    const cityText = single(raw, 'city');
+    const cities = cityText === undefined ? undefined : parseCityList(cityText);
+    if (cities !== undefined && !cities.ok) {
+      throw new Problem({
+        parameter: 'city',
+        value: cityText,
+        reason: `${cities.reason} (one city, or a comma-separated list of them)`,
+        allowed: CITY_SLUGS,
+      });
+    }
     const kind: ChangeKind | undefined = oneOf(raw, 'kind', CHANGE_KINDS);
     const limit = limitOf(raw);
     const cursorText = single(raw, 'cursor');
@@ -167,7 +178,15 @@ export function parseChangesQuery(raw: Raw, now: Date): Parsed<ChangeQuery> {
       limit,
       ...(until !== undefined && { until }),
       ...(provider !== undefined && { provider }),
-      ...(region !== undefined && { region }),
+      // D56: a city is its regions; with `region` too, both must hold (maybe none).
+      ...(cities === undefined
+        ? region !== undefined && { region }
+        : {
+            regions: regionsWithinCities(
+              cities.cities,
+              region === undefined ? undefined : [region],
+            ),
+          }),
       ...(kind !== undefined && { kind }),
       ...(after !== undefined && { after }),
     };

@@ -11,12 +11,14 @@
 //  6. at least one entry                                 else EMPTY_STACK
 //  7. every entry a supported name                       else INVALID_STACK {invalid, supported}
 //  8. `scale` is small/medium/large                      else INVALID_PARAMETER {.., allowed}
-//  9. `budget_max`, 10. `limit`, 11. `providers`, 12. `regions` when present (null is invalid).
+//  9. `budget_max`, 10. `limit`, 11. `providers`, 12. `regions`, 13. `cities` (D56), 14.
+//     `currency` when present (null is invalid).
 // Unknown fields are ignored.
 
 import { echoValue } from '../catalog/echo-value.js';
 import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from '../catalog/money.js';
-import { PROVIDER_NAMES, REGION_CODES, isProviderName } from '../catalog/model.js';
+import { isCitySlug, regionsWithinCities } from '../catalog/city-list.js';
+import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES, isProviderName } from '../catalog/model.js';
 import type { ProviderName } from '../catalog/model.js';
 import { DEFAULT_RECOMMEND_LIMIT, MAX_RECOMMEND_LIMIT } from './rank.js';
 import { MAX_STACK_ENTRIES, SCALES, STACK_NAMES, isScale, isStackName } from './stacks.js';
@@ -34,7 +36,10 @@ export interface RecommendRequest {
   readonly limit: number;
   /** Distinct provider names, when the filter was given. */
   readonly providers?: readonly ProviderName[];
-  /** Distinct region codes (section 4.5), when the filter was given. */
+  /**
+   * Distinct region codes (section 4.5), when `regions` or `cities` (D56) was given: with
+   * `cities`, the regions in those cities (and in `regions` when both were given), maybe none.
+   */
   readonly regions?: readonly string[];
   /** D43: prices (and budget_max) in this currency; USD by default. */
   readonly currency: string;
@@ -121,6 +126,13 @@ export function parseRecommendRequest(
     const result = parseEnumList('regions', fields.regions, REGION_CODES, isRegion);
     if (!result.ok) return result;
     regions = result.value;
+  }
+
+  if (has(fields, 'cities')) {
+    const result = parseEnumList('cities', fields.cities, CITY_SLUGS, isCitySlug);
+    if (!result.ok) return result;
+    // The candidates already take a region filter: a city is its regions (D56).
+    regions = regionsWithinCities(result.value, regions);
   }
 
   let currency = 'USD';

@@ -1,9 +1,9 @@
-import { PROVIDER_NAMES } from '../catalog/model.js';
+import { PROVIDER_NAMES, VENDOR_NAMES } from '../catalog/model.js';
 import type { ProviderName } from '../catalog/model.js';
 
 /** Options every catalogue store accepts, whichever database the URL names. */
 export interface CatalogStoreOptions {
-  /** Display names of the providers (D1); a missing one defaults to "Provider A/B/C". */
+  /** Display names of the providers (D1); a missing one defaults to the vendor's name (D55). */
   readonly displayNames?: Readonly<Partial<Record<ProviderName, string>>>;
   /**
    * Receives errors no caller is waiting for (an idle PostgreSQL connection dropping). They
@@ -18,11 +18,7 @@ export interface CatalogStoreOptions {
   readonly connectTimeoutMs?: number;
 }
 
-export const DEFAULT_DISPLAY_NAMES: Readonly<Record<ProviderName, string>> = Object.freeze({
-  provider_a: 'Provider A',
-  provider_b: 'Provider B',
-  provider_c: 'Provider C',
-});
+export const DEFAULT_DISPLAY_NAMES: Readonly<Record<ProviderName, string>> = VENDOR_NAMES;
 
 export function resolveDisplayNames(
   options: CatalogStoreOptions,

@@ -22,8 +22,9 @@ export interface InstanceFilter {
   readonly provider?: ProviderName;
   readonly region?: string;
   /**
-   * Any of these region codes (extension D53: `region=a,b`): two or more, in REGION_CODES order;
-   * a single code is `region`.
+   * Any of these region codes (extension D53: `region=a,b`; D56 `city`): in REGION_CODES order,
+   * never exactly one (a single code is `region`); empty matches nothing (a `city` and a `region`
+   * with no region in common).
    */
   readonly regions?: readonly string[];
   /**

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, SqlBool, Transaction } from 'kysely';
 import { isProviderName } from '../catalog/model.js';
 import { isChangeKind } from '../history/change-model.js';
 import type { PriceChange, PricePeriod, Prices } from '../history/change-model.js';
@@ -79,6 +79,12 @@ export async function selectChanges(db: Executor, query: ChangeQuery): Promise<C
   if (query.until !== undefined) select = select.where('c.at', '<', epochMs(query.until, 'until'));
   if (query.provider !== undefined) select = select.where('c.provider', '=', query.provider);
   if (query.region !== undefined) select = select.where('c.region_code', '=', query.region);
+  if (query.regions !== undefined) {
+    const regions = query.regions;
+    select = select.where((eb) =>
+      regions.length === 0 ? sql<SqlBool>`1 = 0` : eb('c.region_code', 'in', regions),
+    );
+  }
   if (query.kind !== undefined) select = select.where('c.kind', '=', query.kind);
   if (after !== undefined) {
     select = select.where((eb) =>

@@ -23,6 +23,8 @@ export interface ChangeQuery {
   readonly until?: Date;
   readonly provider?: ProviderName;
   readonly region?: string;
+  /** Any of these region codes (D56 `city`); empty matches nothing. */
+  readonly regions?: readonly string[];
   readonly kind?: ChangeKind;
   readonly limit: number;
   readonly after?: ChangeCursor;

@@ -32,6 +32,7 @@ const CASES: Readonly<Record<string, RouteCase>> = {
   'GET /health': { url: '/health', limit: undefined, status: 503 },
   'GET /instances': { url: '/instances?limit=1', limit: 100, status: 200 },
   'GET /instance-types': { url: '/instance-types?limit=1', limit: 100, status: 200 },
+  'GET /regions': { url: '/regions', limit: 100, status: 200 },
   // Unknown in an empty catalogue: 404 after the checks.
   'GET /instances/:id/history': { url: '/instances/1/history', limit: 100, status: 404 },
   'GET /changes': { url: '/changes?limit=1', limit: 100, status: 200 },

@@ -54,6 +54,7 @@ describe('GET /openapi.json', () => {
       '/mcp',
       '/openapi.json',
       '/recommend',
+      '/regions',
       '/sync',
       '/webhooks',
       '/webhooks/{id}',
@@ -77,6 +78,7 @@ describe('GET /openapi.json', () => {
       [
         'provider',
         'region',
+        'city',
         'min_vcpu',
         'max_vcpu',
         'min_memory_gb',
@@ -129,6 +131,11 @@ describe('GET /openapi.json', () => {
     ['instances page', { method: 'GET', url: '/instances?limit=5&sort_by=vcpu' }, 200],
     ['instances cached page', { method: 'GET', url: '/instances?limit=5&sort_by=vcpu' }, 200],
     ['instances invalid', { method: 'GET', url: '/instances?limit=0' }, 400],
+    ['instances by city', { method: 'GET', url: '/instances?city=tokyo,seoul&limit=5' }, 200],
+    ['instances city invalid', { method: 'GET', url: '/instances?city=Tokyo' }, 400],
+    ['instance types', { method: 'GET', url: '/instance-types?limit=3' }, 200],
+    ['instance types by city', { method: 'GET', url: '/instance-types?columns=city&limit=3' }, 200],
+    ['regions', { method: 'GET', url: '/regions' }, 200],
     ['instances unauthorised', { method: 'GET', url: '/instances', headers: {} }, 401],
     ['health', { method: 'GET', url: '/health' }, 200],
     [
@@ -137,6 +144,15 @@ describe('GET /openapi.json', () => {
         method: 'POST',
         url: '/recommend',
         payload: { stack: ['nginx', 'mysql'], scale: 'medium', budget_max: 40 },
+      },
+      200,
+    ],
+    [
+      'recommend by city',
+      {
+        method: 'POST',
+        url: '/recommend',
+        payload: { stack: ['nginx'], scale: 'small', cities: ['osaka'] },
       },
       200,
     ],

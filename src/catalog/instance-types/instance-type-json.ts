@@ -1,6 +1,8 @@
 // D46's row as the API shows it, in the requested currency (D43): each cell's prices are the
 // record's /instances prices, converted and rounded the same way (one MoneyView for both).
 import type { MoneyView } from '../../fx/convert.js';
+import { cityOfRegion } from '../model.js';
+import type { InstanceTypeColumns } from './instance-types-query.js';
 import { spreadPct, type InstanceType } from './pivot.js';
 
 export interface RegionPriceJson {
@@ -24,10 +26,20 @@ export interface InstanceTypeJson {
   spread_pct: number | null;
 }
 
-export function toInstanceTypeJson(type: InstanceType, money: MoneyView): InstanceTypeJson {
+/**
+ * `columns` (D56): `prices` and `cheapest_region` name regions by code, or by city slug (a
+ * provider has at most one region per city, so no two cells of a type share a city).
+ */
+export function toInstanceTypeJson(
+  type: InstanceType,
+  money: MoneyView,
+  columns: InstanceTypeColumns = 'region',
+): InstanceTypeJson {
+  const column = (regionCode: string) =>
+    columns === 'city' ? cityOfRegion(regionCode)! : regionCode;
   const prices: Record<string, RegionPriceJson> = {};
   for (const cell of type.cells) {
-    prices[cell.regionCode] = {
+    prices[column(cell.regionCode)] = {
       id: cell.id,
       hourly_price: money.hourly(cell.hourlyMicros),
       monthly_price: money.monthly(cell.monthlyMicros),
@@ -42,7 +54,7 @@ export function toInstanceTypeJson(type: InstanceType, money: MoneyView): Instan
     gpu_count: type.specs.gpuCount,
     instance_family: type.specs.family,
     prices,
-    cheapest_region: type.cheapest.regionCode,
+    cheapest_region: column(type.cheapest.regionCode),
     min_monthly_price: money.monthly(type.minMonthlyMicros),
     max_monthly_price: money.monthly(type.maxMonthlyMicros),
     spread_pct: spreadPct(type.minMonthlyMicros, type.maxMonthlyMicros),

@@ -10,7 +10,7 @@ import {
   type FiltersApplied,
   type ParameterProblem,
 } from '../instance-query.js';
-import { REGION_CODES } from '../model.js';
+import { cityOfRegion, CITY_SLUGS, REGION_CODES, regionCodesInCities } from '../model.js';
 import { parseRegionList } from '../region-list.js';
 import {
   AVAILABLE_IN,
@@ -23,7 +23,19 @@ export const INSTANCE_TYPES_DEFAULT_LIMIT = 50;
 export const INSTANCE_TYPES_MAX_LIMIT = 100;
 
 /** Parameters of /instances that /instance-types reads itself, or refuses. */
-const OWN_PARAMETERS = ['sort_by', 'order', 'limit', 'offset', 'regions', 'available_in'];
+const OWN_PARAMETERS = [
+  'sort_by',
+  'order',
+  'limit',
+  'offset',
+  'regions',
+  'available_in',
+  'columns',
+];
+
+/** D56: what `prices` is keyed by: region codes (the default) or city slugs. */
+export const INSTANCE_TYPE_COLUMNS = ['region', 'city'] as const;
+export type InstanceTypeColumns = (typeof INSTANCE_TYPE_COLUMNS)[number];
 /**
  * Refused rather than ignored: `region` would silently do nothing next to `regions`, and a
  * past catalogue (`as_of`, D41) is not pivoted; either would give an answer the client did not
@@ -37,8 +49,13 @@ const REFUSED: Readonly<Record<string, string>> = {
 export interface InstanceTypesQuery {
   /** The /instances filters (never a region: `regions` selects the columns). */
   readonly filter: InstanceFilter;
-  /** The listed regions in the order their prices are shown. */
+  /**
+   * The listed regions in the order their prices are shown: `regions` (default all), only those
+   * in a `city` when one is given (D56); with `columns=city`, ordered by city (CITY_SLUGS).
+   */
   readonly regions: readonly string[];
+  /** D56 `columns`: `prices` keyed by region code (default) or by city slug. */
+  readonly columns: InstanceTypeColumns;
   /** True when `regions` was given (echoed in filters_applied). */
   readonly regionsGiven: boolean;
   readonly availableIn: AvailableIn;
@@ -135,7 +152,15 @@ function parse(raw: Raw, rates: LoadedRates | undefined): InstanceTypesQuery {
   if (!filters.ok) throw new Problem(filters.problem);
 
   const given = regionsOf(raw);
-  const regions = given ?? REGION_CODES;
+  const columns = oneOf(raw, 'columns', INSTANCE_TYPE_COLUMNS) ?? 'region';
+  // D56: `city` (read by the /instances parser) keeps the listed regions that are in its cities.
+  const cities = filters.value.cities;
+  const inCities = cities === undefined ? undefined : regionCodesInCities(cities);
+  const listed = (given ?? REGION_CODES).filter((code) => inCities?.includes(code) ?? true);
+  // By city: one column per city, in CITY_SLUGS order (a provider has one region per city).
+  const cityRank = (code: string) => CITY_SLUGS.indexOf(cityOfRegion(code)!);
+  const regions =
+    columns === 'city' ? [...listed].sort((a, b) => cityRank(a) - cityRank(b)) : listed;
   const availableIn = oneOf(raw, 'available_in', AVAILABLE_IN) ?? 'any';
   const sort = oneOf(raw, 'sort_by', INSTANCE_TYPE_SORTS) ?? 'min_price';
   const order = oneOf(raw, 'order', ['asc', 'desc'] as const) ?? 'asc';
@@ -147,6 +172,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined): InstanceTypesQuery {
     filters.value.cacheKey,
     [...regions].sort(),
     regions,
+    columns,
     availableIn,
     sort,
     order,
@@ -157,6 +183,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined): InstanceTypesQuery {
     filter,
     regions,
     regionsGiven: given !== undefined,
+    columns,
     availableIn,
     sort,
     order,

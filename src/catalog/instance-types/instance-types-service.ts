@@ -4,6 +4,7 @@ import type { InstanceRow } from '../../storage/catalog-store.js';
 import type { InstanceTypesQuery } from './instance-types-query.js';
 import { toInstanceTypeJson } from './instance-type-json.js';
 import { instanceTypesPage } from './pivot.js';
+import { cityOfRegion } from '../model.js';
 
 export function instanceTypesBody(
   records: readonly InstanceRow[],
@@ -15,7 +16,7 @@ export function instanceTypesBody(
   return {
     success: true,
     data: {
-      instance_types: page.types.map((type) => toInstanceTypeJson(type, money)),
+      instance_types: page.types.map((type) => toInstanceTypeJson(type, money, query.columns)),
       pagination: {
         total: page.total,
         limit,
@@ -27,6 +28,11 @@ export function instanceTypesBody(
         filters_applied: query.filtersApplied,
         regions: query.regions,
         available_in: query.availableIn,
+        // Only by city (D56): a default answer stays as it was.
+        ...(query.columns === 'city' && {
+          columns: query.columns,
+          cities: [...new Set(query.regions.map((code) => cityOfRegion(code)!))],
+        }),
         ...(money.note !== undefined && { exchange_rate: money.note }),
       },
     },

@@ -7,6 +7,7 @@ import { instancesRoute } from './instances.js';
 import { mcpRoute, type ChargeRateLimit } from './mcp.js';
 import { openApiRoute } from './openapi.js';
 import { recommendRoute } from './recommend.js';
+import { regionsRoute } from './regions.js';
 import { syncRoute } from './sync.js';
 import { webUiRoutes } from '../web-ui.js';
 import { webhookRoutes } from './webhooks.js';
@@ -19,6 +20,7 @@ export async function registerRoutes(
   healthRoute(app, services);
   instancesRoute(app, services);
   instanceTypesRoute(app, services);
+  regionsRoute(app, services);
   historyRoutes(app, services);
   syncRoute(app, services);
   recommendRoute(app, services);

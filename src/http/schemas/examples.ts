@@ -22,8 +22,15 @@ export const INSTANCE_RECORD_EXAMPLE: Static<typeof InstanceRecord> = {
   gpu_count: 0,
   gpu_type: null,
   instance_family: 'general',
-  provider: { id: 1, name: 'provider_a', display_name: 'Provider A' },
-  region: { id: 1, region_code: 'ap-northeast', region_name: 'Tokyo', country_code: 'JP' },
+  field_notes: {},
+  provider: { id: 1, name: 'provider_a', display_name: 'Linode' },
+  region: {
+    id: 1,
+    region_code: 'ap-northeast',
+    region_name: 'Tokyo',
+    country_code: 'JP',
+    city: 'tokyo',
+  },
   pricing: {
     hourly_price: 0.036,
     monthly_price: 24,
@@ -60,6 +67,8 @@ const healthyProvider = (name: 'provider_a' | 'provider_b' | 'provider_c', regio
     kind: 'live' as const,
     observed_at: '2026-11-23T06:00:04.512Z',
     source: `${name} API`,
+    age_days: 0,
+    stale: false,
   },
 });
 

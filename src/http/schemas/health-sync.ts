@@ -73,6 +73,15 @@ export const HealthResponse = Type.Object({
               kind: StringEnum(['snapshot', 'live'] as const),
               observed_at: Type.String({ format: 'date-time' }),
               source: Type.String(),
+              age_days: Type.Integer({
+                minimum: 0,
+                description:
+                  'Extension (D57): whole days elapsed from observed_at to now, rounded down.',
+              }),
+              stale: Type.Boolean({
+                description:
+                  'Extension (D57): age_days > DATA_STALE_DAYS (default 90). Informational: the provider status keeps the D32 rules (a fresh sync of old figures is healthy and stale).',
+              }),
             }),
             Type.Null(),
           ],
@@ -85,6 +94,8 @@ export const HealthResponse = Type.Object({
                 observed_at: '2024-02-21T08:20:21.000Z',
                 source:
                   'AWS Price List API (EC2 on-demand Linux), as recorded by Spare Cores sc-data on 2024-02-21',
+                age_days: 1006,
+                stale: true,
               },
             ],
           },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
+import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { CHANGE_KINDS } from '../../history/change-model.js';
 import { CHANGES_MAX_LIMIT } from '../../history/history-query.js';
 import { StringEnum } from './common.js';
@@ -138,6 +138,12 @@ export const ChangesQuery = Type.Object({
   until: Type.Optional(Instant('Exclusive end; default none.')),
   provider: Type.Optional(StringEnum(PROVIDER_NAMES)),
   region: Type.Optional(StringEnum(REGION_CODES)),
+  city: Type.Optional(
+    Type.String({
+      description: `Extension (D56): only items whose region is in this city, or in any of a comma-separated list of cities: ${CITY_SLUGS.join(', ')} (exact, lower case). With \`region\` too, both must hold (no region in common: no items). An unknown slug or an empty item: 400 INVALID_PARAMETER with \`allowed\`.`,
+      examples: ['tokyo', 'seoul,osaka'],
+    }),
+  ),
   kind: Type.Optional(StringEnum(CHANGE_KINDS)),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CHANGES_MAX_LIMIT, default: 100 })),
   cursor: Type.Optional(

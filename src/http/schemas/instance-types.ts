@@ -1,7 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { AVAILABLE_IN, INSTANCE_TYPE_SORTS } from '../../catalog/instance-types/pivot.js';
-import { INSTANCE_TYPES_MAX_LIMIT } from '../../catalog/instance-types/instance-types-query.js';
-import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
+import {
+  INSTANCE_TYPE_COLUMNS,
+  INSTANCE_TYPES_MAX_LIMIT,
+} from '../../catalog/instance-types/instance-types-query.js';
+import {
+  CITY_SLUGS,
+  INSTANCE_FAMILIES,
+  PROVIDER_NAMES,
+  REGION_CODES,
+} from '../../catalog/model.js';
 import { StringEnum } from './common.js';
 import { ExchangeRateNote, InstancesQuery } from './instances.js';
 
@@ -19,8 +27,14 @@ export const InstanceTypesQuery = Type.Object({
   ...filters,
   regions: Type.Optional(
     Type.String({
-      description: `Comma-separated region codes whose prices are shown, in this order (default: every Asian region, ${REGION_CODES.join(',')}). Duplicates are dropped; an empty item, an unknown code or more than 256 characters: 400 INVALID_PARAMETER with \`allowed\`. \`region\` is refused here (use \`regions\`).`,
+      description: `Comma-separated region codes whose prices are shown, in this order (default: every Asian region, ${REGION_CODES.join(',')}). With \`city\` (D56), only those in one of its cities. Duplicates are dropped; an empty item, an unknown code or more than 256 characters: 400 INVALID_PARAMETER with \`allowed\`. \`region\` is refused here (use \`regions\`).`,
       examples: ['ap-northeast-1,ap-northeast-2,ap-southeast-1'],
+    }),
+  ),
+  columns: Type.Optional(
+    StringEnum(INSTANCE_TYPE_COLUMNS, {
+      description:
+        'Extension (D56): `region` (default) keys `prices` by region code and `cheapest_region` holds a region code; `city` keys `prices` by city slug (a provider has at most one region per city), in the order tokyo, seoul, osaka, singapore, hong-kong, and `cheapest_region` then holds a city slug. metadata then gains `columns` and `cities`.',
     }),
   ),
   available_in: Type.Optional(
@@ -57,11 +71,11 @@ export const InstanceTypeRow = Type.Object(
     instance_family: StringEnum(INSTANCE_FAMILIES),
     prices: Type.Record(Type.String(), RegionPrice, {
       description:
-        'Per listed region where the type is offered (and matches the filters), in the order of `regions`; a region where it is not offered has no key.',
+        'Per listed region where the type is offered (and matches the filters), in the order of `regions`; a region where it is not offered has no key. With `columns=city`, keyed by city slug instead.',
     }),
     cheapest_region: Type.String({
       description:
-        'Lowest monthly price; equal monthly prices: the lower hourly price, then the earlier in `regions`.',
+        'Lowest monthly price; equal monthly prices: the lower hourly price, then the earlier in `regions`. A region code, or with `columns=city` a city slug.',
     }),
     min_monthly_price: Type.Number(),
     max_monthly_price: Type.Number(),
@@ -92,6 +106,14 @@ export const InstanceTypesResponse = Type.Object({
       filters_applied: Type.Object({}, { additionalProperties: true }),
       regions: Type.Array(Type.String(), { description: 'The listed regions, in order.' }),
       available_in: StringEnum(AVAILABLE_IN),
+      columns: Type.Optional(
+        StringEnum(['city'] as const, { description: 'Present only with `columns=city` (D56).' }),
+      ),
+      cities: Type.Optional(
+        Type.Array(StringEnum(CITY_SLUGS), {
+          description: 'With `columns=city`: the cities of the listed regions, in column order.',
+        }),
+      ),
       exchange_rate: Type.Optional(ExchangeRateNote),
     }),
   }),

@@ -1,7 +1,13 @@
 import { Type, type TSchema } from 'typebox';
 import type { FILTER_PARAMETERS } from '../../catalog/instance-query.js';
 import { MAX_LIMIT, MAX_OFFSET, SORT_FIELDS } from '../../catalog/instance-query.js';
-import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
+import { FIELD_NOTES, NOTED_FIELDS } from '../../catalog/field-notes.js';
+import {
+  CITY_SLUGS,
+  INSTANCE_FAMILIES,
+  PROVIDER_NAMES,
+  REGION_CODES,
+} from '../../catalog/model.js';
 import { StringEnum } from './common.js';
 
 const Enum = (values: readonly string[], description: string) =>
@@ -15,13 +21,31 @@ export const InstanceRecord = Type.Object(
     vcpu: Type.Integer(),
     memory_mb: Type.Integer(),
     storage_gb: Type.Integer({
-      description: 'Local storage in GB; 0 when the type has none (network storage only).',
+      description:
+        'Local storage in GB; 0 when the type has none (network storage only: field_notes.storage_gb is then `not_included`).',
     }),
-    transfer_tb: Type.Number({ description: 'Monthly transfer included, in TB (1 TB = 1000 GB).' }),
-    network_speed_gbps: Type.Number(),
+    transfer_tb: Type.Number({
+      description:
+        'Monthly transfer included, in TB (1 TB = 1000 GB). 0 with field_notes.transfer_tb `not_included`: none is included, transfer is billed per GB.',
+    }),
+    network_speed_gbps: Type.Number({
+      description:
+        'Network speed in Gbps. 0 with field_notes.network_speed_gbps `not_published`: the provider publishes no figure (0 is a placeholder, not a speed).',
+    }),
     gpu_count: Type.Integer(),
     gpu_type: Type.Union([Type.String(), Type.Null()]),
     instance_family: Enum(INSTANCE_FAMILIES, 'general, compute, memory, storage or gpu'),
+    field_notes: Type.Object(
+      Object.fromEntries(
+        NOTED_FIELDS.map((field) => [field, Type.Optional(StringEnum(FIELD_NOTES))]),
+      ),
+      {
+        additionalProperties: false,
+        description:
+          "Extension (honest cells): which of this record's numbers are not what a bare number says, keyed by field; `{}` when every number means what it says. `not_included`: the price includes none, the provider sells it apart (provider_c storage_gb 0 = EBS only, provider_c transfer_tb 0 = billed per GB). `not_published`: the upstream publishes no figure and the number shown is a placeholder 0 (provider_b network_speed_gbps; provider_a network_speed_gbps when Linode leaves it out). The numbers themselves are unchanged.",
+        examples: [{}, { storage_gb: 'not_included', transfer_tb: 'not_included' }],
+      },
+    ),
     provider: Type.Object({
       id: Type.Integer(),
       name: Enum(PROVIDER_NAMES, 'provider name'),
@@ -32,6 +56,10 @@ export const InstanceRecord = Type.Object(
       region_code: Type.String(),
       region_name: Type.String(),
       country_code: Type.String(),
+      city: StringEnum(CITY_SLUGS, {
+        description:
+          'Extension (D56): the city of the region, as a slug (GET /regions gives their names).',
+      }),
     }),
     pricing: Type.Object({
       hourly_price: Type.Number({
@@ -71,6 +99,10 @@ const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = 
   region: Type.String({
     description: `Only this region code (exact match), or (extension D53) a comma-separated list of codes: any of them. Codes: ${REGION_CODES.join(', ')}. An unknown code, an empty item or more than 256 characters: 400 INVALID_PARAMETER with \`allowed\`.`,
     examples: ['ap-northeast-1', 'icn,nrt,ap-northeast-2'],
+  }),
+  city: Type.String({
+    description: `Extension (D56): only regions in this city, or in any of a comma-separated list of cities: ${CITY_SLUGS.join(', ')} (exact, lower case). With \`region\` too, both must hold (a combination that matches nothing answers an empty list). An unknown slug or an empty item: 400 INVALID_PARAMETER with \`allowed\`.`,
+    examples: ['tokyo', 'tokyo,seoul'],
   }),
   min_vcpu: Type.Integer({ minimum: 0, description: 'At least this many vCPUs (whole number).' }),
   max_vcpu: Type.Integer({

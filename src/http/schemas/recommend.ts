@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
+import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { SCORING_DESCRIPTION } from '../../recommend/scoring-description.js';
 import { SCALES, STACK_NAMES } from '../../recommend/stacks.js';
 import { StringEnum } from './common.js';
@@ -37,6 +37,14 @@ export const RecommendRequestSchema = Type.Object({
   ),
   regions: Type.Optional(
     Type.Array(StringEnum(REGION_CODES), { minItems: 1, description: 'Extension.' }),
+  ),
+  cities: Type.Optional(
+    Type.Array(StringEnum(CITY_SLUGS), {
+      minItems: 1,
+      description:
+        'Extension (D56): only candidates in these cities (slugs, exact, lower case; duplicates count once). With `regions` too, both must hold: no region in common gives no recommendations. Not a non-empty array of slugs: 400 INVALID_PARAMETER with `allowed`.',
+      examples: [['tokyo', 'seoul']],
+    }),
   ),
 });
 

@@ -52,7 +52,7 @@ export function historyContract(ctx: StoreContext): void {
       const names = new Set(
         (await readAll(ctx.store)).map((r) => `${r.providerName}=${r.providerDisplayName}`),
       );
-      expect([...names].sort()).toEqual(['provider_a=Acme Cloud', 'provider_b=Provider B']);
+      expect([...names].sort()).toEqual(['provider_a=Acme Cloud', 'provider_b=Vultr']);
     });
 
     it('answers ping while open and rejects it once closed', async () => {

@@ -267,7 +267,7 @@ export function queryContract(ctx: StoreContext): void {
         gpuType: 'NVIDIA T4',
         family: 'gpu',
         providerName: 'provider_a',
-        providerDisplayName: 'Provider A',
+        providerDisplayName: 'Linode',
         regionCode: 'ap-northeast',
         regionName: 'Tokyo',
         countryCode: 'JP',

@@ -1,0 +1,63 @@
+// GET /regions (D56) as a core function: every region of the table with its city and how many
+// available records it holds, the cities with their regions, and when each provider's figures
+// were observed (D37), so a client can pick places by city and see how old their prices are.
+import type { InstanceRow } from '../storage/catalog-store.js';
+import type { ProviderName } from './model.js';
+import { ASIAN_REGIONS, CITIES, type CitySlug } from './model.js';
+
+export interface RegionJson {
+  provider: ProviderName;
+  region_code: string;
+  region_name: string;
+  city: CitySlug;
+  country_code: string;
+  /** Available records in the region now. */
+  instances: number;
+  /** When the provider's figures were observed upstream (D37); null before its first sync. */
+  observed_at: string | null;
+}
+
+export interface CityJson {
+  city: CitySlug;
+  name: string;
+  country_code: string;
+  regions: { provider: ProviderName; region_code: string }[];
+}
+
+export interface RegionsData {
+  regions: RegionJson[];
+  cities: CityJson[];
+}
+
+/**
+ * `records`: the available records of the current catalogue; `observedAt`: per provider, when
+ * its listed figures were observed (absent: never synced). Regions in the table's order, cities
+ * in CITY_SLUGS order, each with its regions in the table's order; regions with no records are
+ * listed too (with 0), so the answer always names every place the API knows.
+ */
+export function regionsOverview(
+  records: readonly InstanceRow[],
+  observedAt: ReadonlyMap<ProviderName, Date>,
+): RegionsData {
+  const counts = new Map<string, number>();
+  for (const row of records) counts.set(row.regionCode, (counts.get(row.regionCode) ?? 0) + 1);
+  const regions = ASIAN_REGIONS.map((r): RegionJson => ({
+    provider: r.provider,
+    region_code: r.regionCode,
+    region_name: r.regionName,
+    city: r.city,
+    country_code: r.countryCode,
+    instances: counts.get(r.regionCode) ?? 0,
+    observed_at: observedAt.get(r.provider)?.toISOString() ?? null,
+  }));
+  const cities = CITIES.map((c): CityJson => ({
+    city: c.city,
+    name: c.name,
+    country_code: c.countryCode,
+    regions: ASIAN_REGIONS.filter((r) => r.city === c.city).map((r) => ({
+      provider: r.provider,
+      region_code: r.regionCode,
+    })),
+  }));
+  return { regions, cities };
+}

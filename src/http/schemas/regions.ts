@@ -1,0 +1,81 @@
+import { Type, type Static } from 'typebox';
+import { CITY_SLUGS, PROVIDER_NAMES } from '../../catalog/model.js';
+import { StringEnum } from './common.js';
+
+// GET /regions (D56): the regions of the table with their cities, and the cities.
+
+const Region = Type.Object({
+  provider: StringEnum(PROVIDER_NAMES),
+  region_code: Type.String(),
+  region_name: Type.String({ description: 'The region table’s name (D34).' }),
+  city: StringEnum(CITY_SLUGS),
+  country_code: Type.String(),
+  instances: Type.Integer({
+    minimum: 0,
+    description: 'Available records in the region now (what /instances lists there).',
+  }),
+  observed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description:
+      "When the provider's figures were observed upstream: /health's data_source.observed_at (D37). null before the provider's first successful sync.",
+  }),
+});
+
+const City = Type.Object({
+  city: StringEnum(CITY_SLUGS),
+  name: Type.String({ examples: ['Hong Kong'] }),
+  country_code: Type.String(),
+  regions: Type.Array(
+    Type.Object({ provider: StringEnum(PROVIDER_NAMES), region_code: Type.String() }),
+    { description: 'Its regions, one per provider at most, in the order of `regions`.' },
+  ),
+});
+
+export const RegionsResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    regions: Type.Array(Region, {
+      description: 'Every region of the table, in its order, with or without records.',
+    }),
+    cities: Type.Array(City, {
+      description: 'Every city: tokyo, seoul, osaka, singapore, hong-kong, in this order.',
+    }),
+  }),
+});
+
+export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
+  success: true,
+  data: {
+    regions: [
+      {
+        provider: 'provider_a',
+        region_code: 'ap-northeast',
+        region_name: 'Tokyo',
+        city: 'tokyo',
+        country_code: 'JP',
+        instances: 30,
+        observed_at: '2024-07-11T00:00:00.000Z',
+      },
+      {
+        provider: 'provider_b',
+        region_code: 'nrt',
+        region_name: 'Tokyo',
+        city: 'tokyo',
+        country_code: 'JP',
+        instances: 17,
+        observed_at: '2025-12-18T00:00:00.000Z',
+      },
+    ],
+    cities: [
+      {
+        city: 'tokyo',
+        name: 'Tokyo',
+        country_code: 'JP',
+        regions: [
+          { provider: 'provider_a', region_code: 'ap-northeast' },
+          { provider: 'provider_b', region_code: 'nrt' },
+          { provider: 'provider_c', region_code: 'ap-northeast-1' },
+        ],
+      },
+    ],
+  },
+};
