@@ -77,8 +77,6 @@ export interface Config {
     readonly maxJsonBytes: number;
   };
   readonly providers: Readonly<Record<ProviderName, ProviderSourceConfig>>;
-  /** D57: a provider's figures observed more than this many whole days ago are `stale`. */
-  readonly dataStaleDays: number;
   readonly webhooks: WebhookConfig;
   readonly fx: {
     /** The ECB daily reference rates document (https:// live, or file://); FX_RATES_URL. */
@@ -299,7 +297,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       provider_b: provider('provider_b', 'B'),
       provider_c: provider('provider_c', 'C'),
     },
-    dataStaleDays: integer(env, 'DATA_STALE_DAYS', 90, 1, 36_500),
     webhooks: {
       allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
       timeoutMs: positive('WEBHOOK_TIMEOUT', duration(env, 'WEBHOOK_TIMEOUT', 10_000)),

@@ -65,11 +65,12 @@ describe('ageDays (D57)', () => {
 });
 
 describe('DATA_STALE_DAYS', () => {
-  it('defaults to 90 and takes a positive whole number of days', () => {
+  it('defaults to 90 and takes a whole number of days', () => {
     expect(loadConfig({}).dataStaleDays).toBe(90);
     expect(loadConfig({ DATA_STALE_DAYS: '30' }).dataStaleDays).toBe(30);
+    expect(loadConfig({ DATA_STALE_DAYS: '0' }).dataStaleDays).toBe(0);
   });
-  it.each(['0', '-1', '1.5', 'ninety', '36501'])('refuses %s, naming the variable', (value) => {
+  it.each(['-1', '1.5', 'ninety', '36501'])('refuses %s, naming the variable', (value) => {
     expect(() => loadConfig({ DATA_STALE_DAYS: value })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_STALE_DAYS: value })).toThrow(/^DATA_STALE_DAYS /);
   });
