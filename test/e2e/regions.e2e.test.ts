@@ -1,6 +1,7 @@
-// Regions side by side (GET /instance-types, D46) in a real browser against a real server: the
-// regions, "available in all" and the page are in the URL (D50), the cells equal the API's
-// answer, the cheapest region of each row is marked, Back restores, and axe passes at every width.
+// Regions side by side (GET /instance-types by city, D46 and D56) in a real browser against a
+// real server: the cities, "available in all" and the page are in the URL (D50), the cells equal
+// the API's answer, every cheapest city of a row is marked (ties too), Back restores, the five
+// city columns fit at 1440 px, filters carry over from Instances, and axe passes at every width.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { checkAtEveryWidth, chromiumMissing } from './support/browser.js';
@@ -20,6 +21,8 @@ interface TypesAnswer {
 
 const skip = chromiumMissing();
 
+// Runs once the page is built with the view on (web/src/features.ts), i.e. when the server has
+// /instance-types.
 describe.skipIf(skip !== undefined)('regions side by side', { timeout: 120_000 }, () => {
   const session = keyedSession('10.80.0.');
   const keyedPage = session.keyedPage;
@@ -35,9 +38,9 @@ describe.skipIf(skip !== undefined)('regions side by side', { timeout: 120_000 }
       t.replace(/^.*\((.*)\)$/, '$1'),
     );
 
-  it('one price column per selected region, the cheapest marked, all in the URL; Back restores', async () => {
+  it('one price column per selected city, the cheapest marked, all in the URL; Back restores', async () => {
     const { page, problems, id } = await keyedPage('/ui/?view=regions&provider=provider_c');
-    const first = await types('provider=provider_c&limit=50&offset=0', id);
+    const first = await types('provider=provider_c&columns=city&limit=50&offset=0', id);
     await expect
       .poll(() => rowTypes(page))
       .toEqual(first.data.instance_types.map((t) => t.instance_id));
@@ -53,32 +56,30 @@ describe.skipIf(skip !== undefined)('regions side by side', { timeout: 120_000 }
       ),
     ).toEqual([]);
 
-    // Keep Tokyo and Seoul of provider_c only, then only types offered in both.
-    for (const code of ['ap-northeast-3', 'ap-southeast-1', 'ap-east-1']) {
-      await page.getByRole('checkbox', { name: new RegExp(`\\(${code}\\)`) }).uncheck();
+    // Keep Tokyo and Seoul only, then only types offered in both.
+    for (const city of ['Osaka', 'Singapore', 'Hong Kong']) {
+      await page.getByRole('checkbox', { name: city, exact: true }).uncheck();
     }
-    await expect
-      .poll(() => search(page).get('regions'))
-      .toBe('ap-northeast,ap-south,ap-southeast,icn,nrt,itm,ap-northeast-1,ap-northeast-2');
+    await expect.poll(() => search(page).get('city')).toBe('tokyo,seoul');
     await page.getByRole('checkbox', { name: /^Only types available in all/ }).check();
     await expect.poll(() => search(page).get('available_in')).toBe('all');
     const both = await types(
-      'provider=provider_c&regions=ap-northeast,ap-south,ap-southeast,icn,nrt,itm,ap-northeast-1,ap-northeast-2&available_in=all&limit=50&offset=0',
+      'provider=provider_c&columns=city&city=tokyo,seoul&available_in=all&limit=50&offset=0',
       id,
     );
     await expect
       .poll(() => rowTypes(page))
       .toEqual(both.data.instance_types.map((t) => t.instance_id));
-    // Cells: the Tokyo and Seoul columns of provider_c equal the API's prices; the cheapest is bold.
+    // Cells: the Tokyo and Seoul columns equal the API's prices; the cheapest is bold.
     const firstType = both.data.instance_types[0]!;
     const firstRow = page.locator('table.data tbody tr').first();
-    const strong = await firstRow.locator('td.cheapest-cell strong').textContent();
+    const strong = await firstRow.locator('td.cheapest-cell strong').first().textContent();
     expect(strong).toBe(
       `$${firstType.prices[firstType.cheapest_region]!.monthly_price.toFixed(2)}`,
     );
-    for (const code of ['ap-northeast-1', 'ap-northeast-2']) {
+    for (const city of ['tokyo', 'seoul']) {
       expect(await firstRow.textContent()).toContain(
-        `$${firstType.prices[code]!.monthly_price.toFixed(2)}`,
+        `$${firstType.prices[city]!.monthly_price.toFixed(2)}`,
       );
     }
 
@@ -87,10 +88,53 @@ describe.skipIf(skip !== undefined)('regions side by side', { timeout: 120_000 }
     await page.goBack();
     await page.goBack();
     await page.goBack();
-    await expect.poll(() => search(page).get('regions')).toBeNull();
+    await expect.poll(() => search(page).get('city')).toBeNull();
     await expect
       .poll(() => rowTypes(page))
       .toEqual(first.data.instance_types.map((t) => t.instance_id));
+    expect(problems).toEqual([]);
+  });
+
+  it('marks every city at the lowest price, fits five cities at 1440 px, keeps Instances filters', async () => {
+    const { page, problems, id } = await keyedPage('/ui/?view=regions');
+    await page.locator('table.data tbody tr').first().waitFor();
+    const heads = await page.locator('table.data thead th').allTextContents();
+    for (const city of ['Tokyo', 'Seoul', 'Osaka', 'Singapore', 'Hong Kong']) {
+      expect(heads.filter((h) => h === city)).toHaveLength(1);
+    }
+    // Nothing off-screen sideways at 1440 px: the table fits its box.
+    expect(
+      await page.evaluate<number>(
+        "(() => { const w = document.querySelector('.table-wrap'); return w.scrollWidth - w.clientWidth; })()",
+      ),
+    ).toBeLessThanOrEqual(0);
+
+    const answer = await types('columns=city&limit=50&offset=0', id);
+    const tie = answer.data.instance_types.findIndex(
+      (t) =>
+        Object.values(t.prices).filter(
+          (p) => p.monthly_price === t.prices[t.cheapest_region]!.monthly_price,
+        ).length > 1,
+    );
+    expect(tie).toBeGreaterThanOrEqual(0);
+    const row = answer.data.instance_types[tie]!;
+    const lowest = row.prices[row.cheapest_region]!.monthly_price;
+    const equal = Object.values(row.prices).filter((p) => p.monthly_price === lowest).length;
+    expect(
+      await page.locator('table.data tbody tr').nth(tie).locator('td.cheapest-cell').count(),
+    ).toBe(equal);
+
+    // From Instances with filters, the Regions link keeps them.
+    const { page: instances } = await keyedPage('/ui/?provider=provider_b&city=seoul');
+    await instances.locator('table.data tbody tr').first().waitFor();
+    await instances.getByRole('link', { name: 'Regions', exact: true }).click();
+    await expect.poll(() => search(instances).get('view')).toBe('regions');
+    expect(search(instances).get('provider')).toBe('provider_b');
+    expect(search(instances).get('city')).toBe('seoul');
+    await expect
+      .poll(() => instances.locator('table.data thead th').allTextContents())
+      .toContain('Seoul');
+    expect(await instances.locator('table.data thead th').allTextContents()).not.toContain('Tokyo');
     expect(problems).toEqual([]);
   });
 
@@ -128,33 +172,25 @@ describe.skipIf(skip !== undefined)('regions side by side', { timeout: 120_000 }
     expect(problems).toEqual([]);
   });
 
-  it('with one provider chosen, shows only the region columns (and checkboxes) it serves', async () => {
+  it('with one provider chosen, shows only the city columns (and checkboxes) it serves', async () => {
     const { page, problems } = await keyedPage('/ui/?view=regions&provider=provider_a');
     await page.locator('table.data tbody tr').first().waitFor();
     const heads = await page.locator('table.data thead th').allTextContents();
-    for (const code of ['ap-northeast', 'ap-south', 'ap-southeast']) {
-      expect(heads.some((h) => h.endsWith(code))).toBe(true);
+    for (const city of ['Tokyo', 'Osaka', 'Singapore']) expect(heads).toContain(city);
+    for (const city of ['Seoul', 'Hong Kong']) {
+      expect(heads).not.toContain(city);
+      expect(await page.getByRole('checkbox', { name: city, exact: true }).count()).toBe(0);
     }
-    for (const code of ['icn', 'nrt', 'ap-northeast-1', 'ap-east-1']) {
-      expect(heads.some((h) => h.endsWith(code))).toBe(false);
-      expect(await page.getByRole('checkbox', { name: new RegExp(`\\(${code}\\)`) }).count()).toBe(
-        0,
-      );
-    }
-    // Every region cell of the first row holds a price or "not offered": none is a column of
-    // another provider's regions.
+    // Every city cell of the first row holds a price or "not offered": none is a column of a
+    // city the provider does not serve.
     expect(await page.locator('table.data tbody tr').first().locator('td.num').count()).toBe(
       2 + 3 + 3,
     );
     await page.getByRole('combobox', { name: 'Provider' }).selectOption('');
     await expect.poll(() => search(page).get('provider')).toBeNull();
     await expect
-      .poll(async () =>
-        (await page.locator('table.data thead th').allTextContents()).some((h) =>
-          h.endsWith('ap-east-1'),
-        ),
-      )
-      .toBe(true);
+      .poll(async () => await page.locator('table.data thead th').allTextContents())
+      .toContain('Hong Kong');
     expect(problems).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // Instances with the API features that arrived later: name search (`q`, D54), several regions at
-// once (`region=a,b`, D53) and "download CSV" through the API's own CSV (D47).
+// once (by city: `city=a,b`, D56) and "download CSV" through the API's own CSV (D47).
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -35,15 +35,15 @@ describe.skipIf(skip !== undefined)(
       await page.getByRole('searchbox', { name: 'Name contains' }).fill('micro');
       await expect.poll(() => search(page).get('q')).toBe('micro');
       await page.locator('.region-menu summary').click();
-      await page.getByRole('checkbox', { name: /^Seoul, KR Provider B/ }).check();
-      await page.getByRole('checkbox', { name: /^Tokyo, JP Provider C/ }).check();
+      await page.getByRole('checkbox', { name: /^Seoul, KR Vultr, AWS/ }).check();
+      await page.getByRole('checkbox', { name: /^Tokyo, JP Linode, Vultr, AWS/ }).check();
       await page.keyboard.press('Escape');
-      await expect.poll(() => search(page).get('region')).toBe('icn,ap-northeast-1');
-      expect(page.url()).toContain('region=icn,ap-northeast-1');
+      await expect.poll(() => search(page).get('city')).toBe('tokyo,seoul');
+      expect(page.url()).toContain('city=tokyo,seoul');
       await loaded(page);
       const response = await session
         .server()
-        .api('/instances?q=micro&region=icn,ap-northeast-1&limit=50&offset=0', id);
+        .api('/instances?q=micro&city=tokyo,seoul&limit=50&offset=0', id);
       const api = (await response.json()) as InstancesAnswer;
       expect(api.data.instances.length).toBeGreaterThan(0);
       await expect
@@ -54,14 +54,12 @@ describe.skipIf(skip !== undefined)(
           ),
         );
       expect(
-        await page
-          .getByRole('button', { name: /^Remove filter Region: Seoul \(icn\), Tokyo/ })
-          .count(),
+        await page.getByRole('button', { name: 'Remove filter City: Tokyo, Seoul' }).count(),
       ).toBe(1);
       expect(await checkAtEveryWidth(page, 'instances-search', () => loaded(page))).toEqual([]);
 
       await page.goBack();
-      await expect.poll(() => search(page).get('region')).toBe('icn');
+      await expect.poll(() => search(page).get('city')).toBe('seoul');
       await page.goBack();
       await page.goBack();
       await expect.poll(() => search(page).get('q')).toBeNull();

@@ -7,6 +7,7 @@ import { KeyPrompt } from './key-prompt';
 import { followLink, hrefFor, useParams } from './url-state';
 import { InstancesView } from './views/instances';
 import { lazyView } from './lazy-view';
+import { StaleNotice } from './freshness';
 import './styles.css';
 
 // The instances view is the landing page and comes with the first script; every other view is
@@ -18,6 +19,17 @@ const RegionsView = lazyView(() => import('./views/regions').then((m) => m.Regio
 const RecommendView = lazyView(() => import('./views/recommend').then((m) => m.RecommendView));
 const ChangesView = lazyView(() => import('./views/changes').then((m) => m.ChangesView));
 const StatusView = lazyView(() => import('./views/status').then((m) => m.StatusView));
+
+/** Filters Instances and Regions share: going from one to the other keeps them (Recommend: the cities). */
+const SHARED_FILTERS = ['provider', 'city', 'instance_family', 'min_vcpu', 'min_memory_gb', 'q'];
+
+function sharedFilters(params: URLSearchParams, from: string, to: string) {
+  const places = ['instances', 'regions', 'recommend'];
+  if (!places.includes(from) || !places.includes(to)) return {};
+  // Recommend takes places (`city`, sent as `cities`), not the catalogue filters.
+  const names = from === 'recommend' || to === 'recommend' ? ['city'] : SHARED_FILTERS;
+  return Object.fromEntries(names.map((name) => [name, params.get(name) ?? undefined] as const));
+}
 
 interface ViewDef {
   readonly id: string;
@@ -71,6 +83,7 @@ function App() {
               <li key={v.id}>
                 <a
                   href={hrefFor({
+                    ...sharedFilters(params, view.id, v.id),
                     view: v.id === 'instances' ? undefined : v.id,
                     // Compare opens on the rows selected in Instances.
                     ids:
@@ -105,7 +118,10 @@ function App() {
       </header>
       <main id="main" tabIndex={-1}>
         {hasKey ? (
-          <div key={generation}>{view.render(params)}</div>
+          <div key={generation}>
+            <StaleNotice />
+            {view.render(params)}
+          </div>
         ) : (
           <KeyPrompt
             refused={refused}

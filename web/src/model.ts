@@ -1,11 +1,19 @@
 // The API's vocabulary as the page needs it (docs/api.md): providers, regions, families, stacks,
 // and the shapes of the responses it reads.
 export const PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;
-export const PROVIDER_LABEL: Readonly<Record<string, string>> = {
-  provider_a: 'Provider A',
-  provider_b: 'Provider B',
-  provider_c: 'Provider C',
+/**
+ * Providers' display names (D55): the API's defaults until the page has seen a record, then
+ * whatever the API calls them (`provider.display_name`, which configuration may change).
+ */
+export const PROVIDER_LABEL: Record<string, string> = {
+  provider_a: 'Linode',
+  provider_b: 'Vultr',
+  provider_c: 'AWS',
 };
+/** Takes the display names the API gave these records (a renamed provider is named so). */
+export function learnProviderNames(records: readonly InstanceRecord[]): void {
+  for (const r of records) PROVIDER_LABEL[r.provider.name] = r.provider.display_name;
+}
 
 export interface RegionInfo {
   readonly provider: string;
@@ -26,6 +34,37 @@ export const REGIONS: readonly RegionInfo[] = [
   { provider: 'provider_c', code: 'ap-southeast-1', city: 'Singapore', country: 'SG' },
   { provider: 'provider_c', code: 'ap-east-1', city: 'Hong Kong', country: 'HK' },
 ];
+/** D56's cities, slug to name, in the API's order (GET /regions lists their regions). */
+export const CITY_NAMES: Readonly<Record<string, string>> = {
+  tokyo: 'Tokyo',
+  seoul: 'Seoul',
+  osaka: 'Osaka',
+  singapore: 'Singapore',
+  'hong-kong': 'Hong Kong',
+};
+export function cityName(slug: string): string {
+  return CITY_NAMES[slug] ?? slug;
+}
+
+/** GET /regions (D56). */
+export interface RegionsData {
+  regions: {
+    provider: string;
+    region_code: string;
+    region_name: string;
+    city: string;
+    country_code: string;
+    instances: number;
+    observed_at: string | null;
+  }[];
+  cities: {
+    city: string;
+    name: string;
+    country_code: string;
+    regions: { provider: string; region_code: string }[];
+  }[];
+}
+
 export function regionLabel(code: string): string {
   const region = REGIONS.find((r) => r.code === code);
   return region === undefined ? code : `${region.city} (${region.code})`;
@@ -136,8 +175,16 @@ export interface InstanceRecord {
   gpu_count: number;
   gpu_type: string | null;
   instance_family: string;
+  /** Which zeros mean "not included" or "not published" (docs/api.md); `{}` for none. */
+  field_notes?: Partial<Record<'storage_gb' | 'transfer_tb' | 'network_speed_gbps', string>>;
   provider: { id: number; name: string; display_name: string };
-  region: { id: number; region_code: string; region_name: string; country_code: string };
+  region: {
+    id: number;
+    region_code: string;
+    region_name: string;
+    country_code: string;
+    city?: string;
+  };
   pricing: {
     hourly_price: number;
     monthly_price: number;
@@ -159,6 +206,9 @@ export interface DataSource {
   kind: string;
   observed_at: string;
   source: string;
+  /** D57: whole days since observed_at, and whether that is over DATA_STALE_DAYS. */
+  age_days?: number;
+  stale?: boolean;
 }
 export interface ProviderHealth {
   name: string;
@@ -168,7 +218,8 @@ export interface ProviderHealth {
   regions_count: number;
   instances_count: number;
   error?: string;
-  data_source?: DataSource;
+  /** null before the provider's first successful sync. */
+  data_source?: DataSource | null;
 }
 export interface HealthReport {
   status: string;

@@ -21,15 +21,21 @@ export interface KeyedSession {
   readonly newClient: () => string;
 }
 
-/** Registers the suite's beforeAll/afterAll; `addressPrefix` is e.g. "10.79.0." */
-export function keyedSession(addressPrefix: string): KeyedSession {
+/**
+ * Registers the suite's beforeAll/afterAll; `addressPrefix` is e.g. "10.79.0."; `env` adds to
+ * the server's environment.
+ */
+export function keyedSession(
+  addressPrefix: string,
+  env: Record<string, string> = {},
+): KeyedSession {
   let server: UiServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   let clients = 0;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startUiServer(), launchChromium()]);
+    [server, browser] = await Promise.all([startUiServer(env), launchChromium()]);
   }, 180_000);
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));

@@ -13,7 +13,7 @@ import {
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { displayOf } from './instances';
-import { FilterForm, PROVIDER_OPTIONS, SelectField } from './table-parts';
+import { FilterForm, providerOptions, SelectField } from './table-parts';
 
 const FILTER_PARAMS = ['kind', 'provider', 'region', 'since', 'until'] as const;
 export const CHANGES_PAGE_SIZE = 50;
@@ -68,7 +68,7 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
           id="c-provider"
           label="Provider"
           value={provider}
-          options={PROVIDER_OPTIONS}
+          options={providerOptions()}
           onChange={(v) => setFilter('provider', v)}
         />
         <SelectField

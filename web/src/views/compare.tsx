@@ -1,7 +1,9 @@
 // Compare: the selected records side by side (D50: `ids`, `base` and `diff` in the URL). Rows
 // whose values differ are marked; with a baseline, every other record's numbers read as percent
 // up or down against it. Records come from /instances/{id}/history, one request each.
+import type { JSX } from 'preact';
 import { ErrorMessage, Link, Status } from '../components';
+import { NotedCell, notedValue, type NotedField } from '../field-notes';
 import { gib, money, percent } from '../format';
 import type { HistoryData, InstanceRecord } from '../model';
 import { navigate } from '../url-state';
@@ -16,9 +18,24 @@ interface Attribute {
   readonly label: string;
   /** A number compares in percent against the baseline; text only as same or different. */
   readonly value: (r: InstanceRecord) => number | string | undefined;
-  readonly text: (r: InstanceRecord, currency: string) => string;
+  readonly text: (r: InstanceRecord, currency: string) => string | JSX.Element;
   /** Lower is better: up is marked as worse. */
   readonly price?: boolean;
+  /** A figure, aligned as one even where a cell holds a note instead. */
+  readonly numeric?: boolean;
+}
+
+/**
+ * A figure that may be "not included" or "not published" (field_notes): then it is no number,
+ * so it differs from any number and no percentage is computed against it or from it.
+ */
+function noted(label: string, field: NotedField): Attribute {
+  return {
+    label,
+    value: (r) => notedValue(r, field) ?? `${r.field_notes?.[field] ?? ''}`,
+    text: (r) => <NotedCell record={r} field={field} />,
+    numeric: true,
+  };
 }
 
 const ATTRIBUTES: readonly Attribute[] = [
@@ -31,13 +48,9 @@ const ATTRIBUTES: readonly Attribute[] = [
   { label: 'Family', value: (r) => r.instance_family, text: (r) => r.instance_family },
   { label: 'vCPU', value: (r) => r.vcpu, text: (r) => String(r.vcpu) },
   { label: 'Memory (GiB)', value: (r) => r.memory_mb, text: (r) => gib(r.memory_mb) },
-  { label: 'Storage (GB)', value: (r) => r.storage_gb, text: (r) => String(r.storage_gb) },
-  { label: 'Transfer (TB)', value: (r) => r.transfer_tb, text: (r) => String(r.transfer_tb) },
-  {
-    label: 'Network (Gbps)',
-    value: (r) => r.network_speed_gbps,
-    text: (r) => String(r.network_speed_gbps),
-  },
+  noted('Storage (GB)', 'storage_gb'),
+  noted('Transfer (TB)', 'transfer_tb'),
+  noted('Network (Gbps)', 'network_speed_gbps'),
   {
     label: 'GPU',
     value: (r) => `${r.gpu_count} ${r.gpu_type ?? ''}`,
@@ -215,7 +228,12 @@ export function CompareView({ params }: { params: URLSearchParams }) {
                       {differs && <span class="differs"> differs</span>}
                     </th>
                     {records.map((r) => (
-                      <td key={r.id} class={typeof a.value(r) === 'number' ? 'num' : undefined}>
+                      <td
+                        key={r.id}
+                        class={
+                          a.numeric === true || typeof a.value(r) === 'number' ? 'num' : undefined
+                        }
+                      >
                         {a.text(r, currency)}
                         <Delta attribute={a} record={r} base={base} />
                       </td>

@@ -1,9 +1,17 @@
 // The instances filters: each control reads its value from the URL and writes it back (D50), typed
 // numbers after a 300 ms pause so each keystroke is not a request and a history entry.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { FAMILIES, PROVIDER_LABEL, REGIONS, regionLabel } from '../model';
+import {
+  cityName,
+  FAMILIES,
+  PROVIDER_LABEL,
+  REGIONS,
+  regionLabel,
+  type RegionsData,
+} from '../model';
+import { useApi } from '../use-api';
 import { navigate } from '../url-state';
-import { FilterForm, type Options, PROVIDER_OPTIONS, SelectField } from './table-parts';
+import { FilterForm, type Options, providerOptions, SelectField } from './table-parts';
 
 export interface FilterDef {
   readonly param: string;
@@ -15,6 +23,7 @@ export interface FilterDef {
 export const FILTERS: readonly FilterDef[] = [
   { param: 'q', label: 'Name contains', chip: (v) => `“${v}”` },
   { param: 'provider', label: 'Provider', chip: (v) => PROVIDER_LABEL[v] ?? v },
+  { param: 'city', label: 'City', chip: (v) => v.split(',').map(cityName).join(', ') },
   {
     param: 'region',
     label: 'Region',
@@ -116,9 +125,9 @@ export function Filters({ params, currency }: { params: URLSearchParams; currenc
   const regions = REGIONS.filter((r) => provider === '' || r.provider === provider);
   return (
     <FilterForm label="Filter instances">
-      <Select param="provider" label="Provider" value={provider} options={PROVIDER_OPTIONS} />
+      <Select param="provider" label="Provider" value={provider} options={providerOptions()} />
       <NumberFilter param="q" label="Name contains" value={get('q')} type="search" />
-      <RegionPicker value={get('region')} regions={regions} />
+      <CityPicker value={get('city')} provider={provider} />
       <NumberFilter param="min_vcpu" label="Min vCPU" value={get('min_vcpu')} step="1" />
       <NumberFilter param="max_vcpu" label="Max vCPU" value={get('max_vcpu')} step="1" />
       <NumberFilter
@@ -169,6 +178,13 @@ export function closeOnEscape(event: KeyboardEvent): void {
   details.querySelector('summary')?.focus();
 }
 
+/** Tabbing out of an open disclosure menu closes it, so it never covers the next field. */
+export function closeOnFocusOut(event: FocusEvent): void {
+  const details = event.currentTarget as HTMLDetailsElement;
+  const next = event.relatedTarget as Node | null;
+  if (details.open && next !== null && !details.contains(next)) details.open = false;
+}
+
 // A click outside an open disclosure menu closes it, as with any menu.
 document.addEventListener('click', (event) => {
   for (const menu of document.querySelectorAll<HTMLDetailsElement>('details.columns[open]')) {
@@ -217,6 +233,72 @@ function RegionPicker({ value, regions }: { value: string; regions: typeof REGIO
                   {r.city}, {r.country}{' '}
                   <span class="small">
                     {PROVIDER_LABEL[r.provider]} ({r.code})
+                  </span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+      </details>
+    </div>
+  );
+}
+
+/**
+ * Places by city (D56: `city=tokyo,seoul`): one "Tokyo" whatever the providers call their
+ * regions there. The cities and their providers come from GET /regions, asked when the menu
+ * first opens; with a provider chosen, only its cities are offered.
+ */
+function CityPicker({ value, provider }: { value: string; provider: string }) {
+  const chosen = value === '' ? [] : value.split(',');
+  const [open, setOpen] = useState(false);
+  const [asked, setAsked] = useState(false);
+  const places = useApi<RegionsData>(asked ? '/regions' : null);
+  const cities = (places.data?.cities ?? []).filter(
+    (c) => provider === '' || c.regions.some((r) => r.provider === provider),
+  );
+  const toggle = (city: string, on: boolean) => {
+    const order = places.data?.cities.map((c) => c.city) ?? chosen;
+    const next = order.filter((c) => (c === city ? on : chosen.includes(c)));
+    setFilter('city', next.join(','));
+  };
+  const summary =
+    chosen.length === 0
+      ? 'Any'
+      : chosen.length === 1
+        ? cityName(chosen[0]!)
+        : `${chosen.length} cities`;
+  return (
+    <div class="field">
+      <span class="label" id="f-city-label">
+        Cities
+      </span>
+      <details
+        class="columns region-menu"
+        open={open}
+        onToggle={(e) => {
+          setOpen(e.currentTarget.open);
+          if (e.currentTarget.open) setAsked(true);
+        }}
+        onKeyDown={closeOnEscape}
+        onFocusOut={closeOnFocusOut}
+      >
+        <summary aria-describedby="f-city-label">{summary}</summary>
+        {open && (
+          <fieldset aria-busy={places.loading}>
+            <legend>Cities (any of them)</legend>
+            {places.error !== undefined && <p class="small">The cities could not be loaded.</p>}
+            {cities.map((c) => (
+              <label key={c.city} class="check">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(c.city)}
+                  onChange={(e) => toggle(c.city, e.currentTarget.checked)}
+                />
+                <span>
+                  {c.name}, {c.country_code}{' '}
+                  <span class="small">
+                    {c.regions.map((r) => PROVIDER_LABEL[r.provider] ?? r.provider).join(', ')}
                   </span>
                 </span>
               </label>

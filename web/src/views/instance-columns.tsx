@@ -12,6 +12,7 @@ import {
   type PriceUnit,
 } from '../format';
 import type { InstanceRecord } from '../model';
+import { NotedCell, notedText } from '../field-notes';
 
 export interface Display {
   readonly unit: PriceUnit;
@@ -72,19 +73,22 @@ export const COLUMNS: readonly Column[] = [
     label: () => 'Storage (GB)',
     sort: () => 'storage_gb',
     numeric: true,
-    text: (r) => String(r.storage_gb),
+    text: (r) => notedText(r, 'storage_gb'),
+    cell: (r) => <NotedCell record={r} field="storage_gb" />,
   },
   {
     id: 'transfer',
     label: () => 'Transfer (TB)',
     numeric: true,
-    text: (r) => String(r.transfer_tb),
+    text: (r) => notedText(r, 'transfer_tb'),
+    cell: (r) => <NotedCell record={r} field="transfer_tb" />,
   },
   {
     id: 'network',
     label: () => 'Network (Gbps)',
     numeric: true,
-    text: (r) => String(r.network_speed_gbps),
+    text: (r) => notedText(r, 'network_speed_gbps'),
+    cell: (r) => <NotedCell record={r} field="network_speed_gbps" />,
   },
   {
     id: 'gpu',

@@ -1,6 +1,8 @@
 // The page of one instance record (D50: `id`): its specs, its price in every Asian region of its
 // provider side by side, the price history chart, and similar types from every provider.
+import type { JSX } from 'preact';
 import { ErrorMessage, Link, Status } from '../components';
+import { NotedCell } from '../field-notes';
 import { count, dateTime, gib, money, percent } from '../format';
 import {
   REGIONS,
@@ -65,16 +67,16 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
 }
 
 function Specs({ record: r, currency }: { record: InstanceRecord; currency: string }) {
-  const items: [string, string][] = [
+  const items: [string, string | JSX.Element][] = [
     ['Provider', r.provider.display_name],
     ['Region', `${r.region.region_name} (${r.region.region_code}, ${r.region.country_code})`],
     ['Type', r.instance_id],
     ['Family', r.instance_family],
     ['vCPU', String(r.vcpu)],
     ['Memory', `${gib(r.memory_mb)} GiB`],
-    ['Storage', `${r.storage_gb} GB`],
-    ['Transfer', `${r.transfer_tb} TB`],
-    ['Network', `${r.network_speed_gbps} Gbps`],
+    ['Storage', <NotedCell record={r} field="storage_gb" unit=" GB" />],
+    ['Transfer', <NotedCell record={r} field="transfer_tb" unit=" TB" />],
+    ['Network', <NotedCell record={r} field="network_speed_gbps" unit=" Gbps" />],
     ['GPU', r.gpu_count > 0 ? `${r.gpu_count} × ${r.gpu_type ?? 'GPU'}` : 'none'],
     ['Hourly', money(r.pricing.hourly_price, currency, true)],
     ['Monthly', money(r.pricing.monthly_price, currency)],

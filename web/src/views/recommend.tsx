@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Link, Status } from '../components';
 import { count, gib, money } from '../format';
 import {
+  CITY_NAMES,
   CURRENCIES,
   currencyLabel,
   PROVIDER_LABEL,
@@ -22,6 +23,8 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
     ? params.get('scale')!
     : 'small';
   const budget = params.get('budget') ?? '';
+  // D56: the same `city` list as Instances and Regions, sent as `cities`.
+  const cities = (params.get('city') ?? '').split(',').filter((c) => Object.hasOwn(CITY_NAMES, c));
   const currency = params.get('currency') ?? 'USD';
   const submitted = params.get('go') === '1' && stack.length > 0;
 
@@ -29,11 +32,13 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
   const [scaleValue, setScaleValue] = useState(scale);
   const [budgetValue, setBudgetValue] = useState(budget);
   const [currencyValue, setCurrencyValue] = useState(currency);
+  const [citiesValue, setCitiesValue] = useState(cities);
   // Back and Forward change the URL: the form follows it.
   useEffect(() => setChosen(stack), [stack.join(',')]);
   useEffect(() => setScaleValue(scale), [scale]);
   useEffect(() => setBudgetValue(budget), [budget]);
   useEffect(() => setCurrencyValue(currency), [currency]);
+  useEffect(() => setCitiesValue(cities), [cities.join(',')]);
 
   const body = submitted
     ? {
@@ -41,6 +46,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         scale,
         ...(budget !== '' && Number.isFinite(Number(budget)) ? { budget_max: Number(budget) } : {}),
         ...(currency !== 'USD' ? { currency } : {}),
+        ...(cities.length > 0 ? { cities } : {}),
       }
     : undefined;
   const result = useApi<RecommendData>(submitted ? '/recommend' : null, body);
@@ -57,6 +63,9 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
             scale: scaleValue === 'small' ? undefined : scaleValue,
             budget: budgetValue.trim(),
             currency: currencyValue === 'USD' ? undefined : currencyValue,
+            city: Object.keys(CITY_NAMES)
+              .filter((c) => citiesValue.includes(c))
+              .join(','),
             go: chosen.length > 0 ? '1' : undefined,
           });
         }}
@@ -94,6 +103,27 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
                   onChange={() => setScaleValue(s)}
                 />
                 {s}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Where (optional: any city when none is ticked)</legend>
+          <div class="row">
+            {Object.entries(CITY_NAMES).map(([slug, name]) => (
+              <label key={slug} class="check">
+                <input
+                  type="checkbox"
+                  checked={citiesValue.includes(slug)}
+                  onChange={(e) =>
+                    setCitiesValue(
+                      e.currentTarget.checked
+                        ? [...citiesValue, slug]
+                        : citiesValue.filter((c) => c !== slug),
+                    )
+                  }
+                />
+                {name}
               </label>
             ))}
           </div>

@@ -1,12 +1,13 @@
-// Regions side by side: GET /instance-types (D46) as a table with one price column per listed
-// region, the cheapest cell of each row marked, and "available in all selected regions". The
-// regions, filters, sort, page and currency are in the URL (D50).
+// Regions side by side: GET /instance-types (D46) by city (D56: `columns=city`), one price
+// column per listed city (a provider has one region per city), every cheapest cell of a row
+// marked (equal prices are all cheapest), and "available in all selected cities". The cities,
+// filters, sort, page and currency are in the URL (D50); `city` is the Instances filter's own.
 import { ErrorMessage, Link, Status } from '../components';
 import { count, gib, money } from '../format';
 import {
+  CITY_NAMES,
   FAMILIES,
   PROVIDER_LABEL,
-  PROVIDERS,
   REGIONS,
   type InstanceTypeRow,
   type InstanceTypesData,
@@ -20,7 +21,7 @@ import {
   Pager,
   pageParam,
   pageValue,
-  PROVIDER_OPTIONS,
+  providerOptions,
   SelectField,
   SortHeader,
 } from './table-parts';
@@ -31,22 +32,33 @@ const SORTS = ['min_price', 'max_price', 'spread', 'vcpu', 'memory', 'instance_i
 type Sort = (typeof SORTS)[number];
 const PASSED = ['provider', 'instance_family', 'min_vcpu', 'min_memory_gb', 'q'] as const;
 
-/** The listed regions from the URL, in the catalogue's order; none listed: every region. */
-export function listedRegions(params: URLSearchParams): string[] {
-  const wanted = (params.get('regions') ?? '').split(',');
-  const listed = REGIONS.filter((r) => wanted.includes(r.code)).map((r) => r.code);
-  return listed.length === 0 ? REGIONS.map((r) => r.code) : listed;
+const CITIES = Object.keys(CITY_NAMES);
+
+/** The city slug of a region of the table (its `city` there is the name). */
+function citySlugOf(region: { city: string }): string {
+  return CITIES.find((slug) => CITY_NAMES[slug] === region.city) ?? region.city;
+}
+
+/** The cities where a provider has a region (all of them for no provider). */
+function citiesOf(provider: string): string[] {
+  const served = REGIONS.filter((r) => provider === '' || r.provider === provider).map(citySlugOf);
+  return CITIES.filter((c) => served.includes(c));
+}
+
+/** The listed cities from the URL (`city`), in the API's order; none listed: every city. */
+export function listedCities(params: URLSearchParams): string[] {
+  const wanted = (params.get('city') ?? '').split(',');
+  const listed = CITIES.filter((c) => wanted.includes(c));
+  return listed.length === 0 ? CITIES : listed;
 }
 
 /**
- * The region columns shown: the listed regions, but with one provider chosen only its own (the
- * others' columns would be empty on every row).
+ * The city columns shown: the listed cities, but with one provider chosen only those it serves
+ * (the others' columns would be empty on every row).
  */
-export function shownRegions(params: URLSearchParams): string[] {
-  const provider = params.get('provider') ?? '';
-  return listedRegions(params).filter(
-    (code) => provider === '' || REGIONS.find((r) => r.code === code)?.provider === provider,
-  );
+export function shownCities(params: URLSearchParams): string[] {
+  const served = citiesOf(params.get('provider') ?? '');
+  return listedCities(params).filter((c) => served.includes(c));
 }
 
 export function instanceTypesQuery(params: URLSearchParams): URLSearchParams {
@@ -55,8 +67,9 @@ export function instanceTypesQuery(params: URLSearchParams): URLSearchParams {
     const value = params.get(name);
     if (value !== null && value !== '') query.set(name, value);
   }
-  const regions = listedRegions(params);
-  if (regions.length < REGIONS.length) query.set('regions', regions.join(','));
+  query.set('columns', 'city');
+  const cities = listedCities(params);
+  if (cities.length < CITIES.length) query.set('city', cities.join(','));
   if (params.get('available_in') === 'all') query.set('available_in', 'all');
   const sort = params.get('sort');
   if ((SORTS as readonly string[]).includes(sort ?? '')) query.set('sort_by', sort!);
@@ -74,8 +87,8 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
   );
   const rows = answer.data?.instance_types ?? [];
   const total = answer.data?.pagination.total ?? 0;
-  const regions = listedRegions(params);
-  const columns = shownRegions(params);
+  const cities = listedCities(params);
+  const columns = shownCities(params);
   const all = params.get('available_in') === 'all';
   const currency = displayOf(params).currency;
   const page = pageParam(params);
@@ -86,12 +99,12 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
   const get = (name: string) => params.get(name) ?? '';
   const provider = get('provider');
   const setFilter = (name: string, value: string) => navigate({ [name]: value, page: undefined });
-  const toggleRegion = (code: string) => {
-    const next = regions.includes(code) ? regions.filter((c) => c !== code) : [...regions, code];
-    const ordered = REGIONS.map((r) => r.code).filter((c) => next.includes(c));
+  const toggleCity = (city: string) => {
+    const next = cities.includes(city) ? cities.filter((c) => c !== city) : [...cities, city];
+    const ordered = CITIES.filter((c) => next.includes(c));
     navigate({
-      regions:
-        ordered.length === REGIONS.length || ordered.length === 0 ? undefined : ordered.join(','),
+      city:
+        ordered.length === CITIES.length || ordered.length === 0 ? undefined : ordered.join(','),
       page: undefined,
     });
   };
@@ -118,15 +131,15 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
     <section aria-labelledby="regions-view-title">
       <h1 id="regions-view-title">Regions side by side</h1>
       <p class="small">
-        Each instance type once, with its monthly price ({currency}) in every selected region; the
-        cheapest region of each row is in bold and marked. Sort by a column&apos;s header.
+        Each instance type once, with its monthly price ({currency}) in every selected city; the
+        cheapest cities of each row are in bold and marked. Sort by a column&apos;s header.
       </p>
       <FilterForm label="Filter instance types">
         <SelectField
           id="r-provider"
           label="Provider"
           value={provider}
-          options={PROVIDER_OPTIONS}
+          options={providerOptions()}
           onChange={(v) => setFilter('provider', v)}
         />
         <SelectField
@@ -153,22 +166,19 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
         />
       </FilterForm>
       <fieldset class="region-picker">
-        <legend>Regions</legend>
-        {PROVIDERS.filter((p) => provider === '' || p === provider).map((p) => (
-          <div key={p} class="region-group">
-            <span class="small">{PROVIDER_LABEL[p]}:</span>
-            {REGIONS.filter((r) => r.provider === p).map((r) => (
-              <label key={r.code} class="check">
-                <input
-                  type="checkbox"
-                  checked={regions.includes(r.code)}
-                  onChange={() => toggleRegion(r.code)}
-                />
-                {r.city} <span class="small">({r.code})</span>
-              </label>
-            ))}
-          </div>
-        ))}
+        <legend>Cities</legend>
+        <div class="region-group">
+          {citiesOf(provider).map((city) => (
+            <label key={city} class="check">
+              <input
+                type="checkbox"
+                checked={cities.includes(city)}
+                onChange={() => toggleCity(city)}
+              />
+              {CITY_NAMES[city]}
+            </label>
+          ))}
+        </div>
         <label class="check">
           <input
             type="checkbox"
@@ -180,7 +190,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
               })
             }
           />
-          Only types available in all selected regions (of their provider)
+          Only types available in all selected cities (that their provider serves)
         </label>
       </fieldset>
       <ErrorMessage error={answer.error} onRetry={answer.reload} />
@@ -190,7 +200,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
             ? 'Loading instance types…'
             : ''
           : total === 0
-            ? 'No instance types match these filters and regions.'
+            ? 'No instance types match these filters and cities.'
             : `Showing ${count.format(offset + 1)}–${count.format(offset + rows.length)} of ${count.format(total)} instance types`}
       </Status>
       {rows.length > 0 && (
@@ -198,11 +208,11 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
           class="table-wrap"
           tabIndex={0}
           role="region"
-          aria-label="Instance types by region, scrolls sideways"
+          aria-label="Instance types by city, scrolls sideways"
         >
           <table class="data" aria-rowcount={total + 1} aria-busy={answer.loading}>
             <caption class="visually-hidden">
-              Instance types with their monthly price in each selected region
+              Instance types with their monthly price in each selected city
             </caption>
             <thead>
               <tr aria-rowindex={1}>
@@ -216,15 +226,11 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
                 {provider === '' && <th scope="col">Provider</th>}
                 {header('vcpu', 'vCPU')}
                 {header('memory', 'Memory (GiB)')}
-                {columns.map((code) => {
-                  const r = REGIONS.find((g) => g.code === code)!;
-                  return (
-                    <th key={code} scope="col" class="num">
-                      {r.city}
-                      <div class="small">{code}</div>
-                    </th>
-                  );
-                })}
+                {columns.map((city) => (
+                  <th key={city} scope="col" class="num">
+                    {CITY_NAMES[city]}
+                  </th>
+                ))}
                 {header('min_price', 'Cheapest')}
                 {header('max_price', 'Dearest')}
                 {header('spread', 'Spread')}
@@ -235,7 +241,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
                 <TypeRow
                   key={`${t.provider}/${t.instance_id}`}
                   row={t}
-                  regions={columns}
+                  cities={columns}
                   showProvider={provider === ''}
                   currency={currency}
                   index={offset + i + 2}
@@ -253,14 +259,15 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
 
 function TypeRow({
   row: t,
-  regions,
+  cities,
   showProvider,
   currency,
   index,
   keep,
 }: {
   row: InstanceTypeRow;
-  regions: readonly string[];
+  /** City slugs: `prices` is keyed by city (columns=city). */
+  cities: readonly string[];
   /** Off when one provider is chosen: the column would say the same on every row. */
   showProvider: boolean;
   currency: string;
@@ -284,19 +291,20 @@ function TypeRow({
       {showProvider && <td>{PROVIDER_LABEL[t.provider] ?? t.provider}</td>}
       <td class="num">{t.vcpu}</td>
       <td class="num">{gib(t.memory_mb)}</td>
-      {regions.map((code) => {
-        const price = t.prices[code];
+      {cities.map((city) => {
+        const price = t.prices[city];
         if (price === undefined) {
           return (
-            <td key={code} class="num absent">
+            <td key={city} class="num absent">
               <span aria-hidden="true">·</span>
               <span class="visually-hidden">not offered</span>
             </td>
           );
         }
-        const isCheapest = code === t.cheapest_region;
+        // Ties are ties: every city at the lowest price is the cheapest.
+        const isCheapest = price.monthly_price === t.min_monthly_price;
         return (
-          <td key={code} class={isCheapest ? 'num cheapest-cell' : 'num'}>
+          <td key={city} class={isCheapest ? 'num cheapest-cell' : 'num'}>
             {isCheapest ? (
               <strong>{money(price.monthly_price, currency)}</strong>
             ) : (

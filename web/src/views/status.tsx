@@ -45,9 +45,29 @@ export function StatusView() {
                     <span class={`badge badge-${p.status}`}>{p.status}</span>
                     {p.error !== undefined && <div class="small">{p.error}</div>}
                   </td>
-                  <td>{p.data_source !== undefined ? dateTime(p.data_source.observed_at) : '—'}</td>
+                  <td>
+                    {/* null before the provider's first sync (D37) */}
+                    {p.data_source ? (
+                      <>
+                        {dateTime(p.data_source.observed_at)}
+                        {p.data_source.age_days !== undefined && (
+                          <div class="small">
+                            {count.format(p.data_source.age_days)} days ago
+                            {p.data_source.stale === true && (
+                              <>
+                                {' '}
+                                <span class="badge badge-degraded">stale</span>
+                              </>
+                            )}
+                          </div>
+                        )}
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td class="wrap">
-                    {p.data_source !== undefined ? (
+                    {p.data_source ? (
                       <>
                         <span class="badge">{p.data_source.kind}</span> {p.data_source.source}
                       </>

@@ -6,7 +6,10 @@ import { count } from '../format';
 import { PROVIDER_LABEL, PROVIDERS } from '../model';
 
 export type Options = readonly (readonly [value: string, text: string])[];
-export const PROVIDER_OPTIONS: Options = PROVIDERS.map((p) => [p, PROVIDER_LABEL[p] ?? p] as const);
+/** The provider choices, named as the API last named them (D55). */
+export function providerOptions(): Options {
+  return PROVIDERS.map((p) => [p, PROVIDER_LABEL[p] ?? p] as const);
+}
 
 /** A view's filters: a search landmark whose controls apply as they change (no submit). */
 export function FilterForm({ label, children }: { label: string; children: ComponentChildren }) {

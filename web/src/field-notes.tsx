@@ -1,0 +1,67 @@
+// Honest cells: a 0 the API marks in `field_notes` (docs/api.md) is shown as what it means
+// ("EBS only", "not published", "—"), with the reason as a tooltip and for screen readers, and
+// is never a number to compare against.
+import type { InstanceRecord } from './model';
+
+export type NotedField = 'storage_gb' | 'transfer_tb' | 'network_speed_gbps';
+
+export interface CellNote {
+  /** What the cell shows instead of the number. */
+  readonly text: string;
+  /** Why, in a sentence (tooltip, and read out after the text). */
+  readonly reason: string;
+}
+
+export function cellNote(r: InstanceRecord, field: NotedField): CellNote | undefined {
+  const note = r.field_notes?.[field];
+  if (note === undefined) return undefined;
+  if (note === 'not_published') {
+    return {
+      text: 'not published',
+      reason: `${r.provider.display_name} does not publish this figure; the API's 0 is a placeholder.`,
+    };
+  }
+  if (field === 'storage_gb') {
+    return {
+      text: r.provider.name === 'provider_c' ? 'EBS only' : 'none included',
+      reason: 'No local disk: network block storage is billed separately.',
+    };
+  }
+  return {
+    text: '—',
+    reason:
+      field === 'transfer_tb'
+        ? 'No transfer is included: data transfer is billed per GB.'
+        : 'Not included in the price.',
+  };
+}
+
+/** The number, or undefined when the API says it is not a real amount (so no comparisons). */
+export function notedValue(r: InstanceRecord, field: NotedField): number | undefined {
+  return cellNote(r, field) === undefined ? r[field] : undefined;
+}
+
+/** Plain text (copy as CSV or Markdown): the note's text, or the number. */
+export function notedText(r: InstanceRecord, field: NotedField): string {
+  return cellNote(r, field)?.text ?? String(r[field]);
+}
+
+/** The cell: the note's text with its reason as a tooltip, or the number with `unit`. */
+export function NotedCell({
+  record,
+  field,
+  unit = '',
+}: {
+  record: InstanceRecord;
+  field: NotedField;
+  unit?: string;
+}) {
+  const note = cellNote(record, field);
+  if (note === undefined) return <>{`${record[field]}${unit}`}</>;
+  return (
+    <span class="noted" title={note.reason}>
+      {note.text}
+      <span class="visually-hidden"> ({note.reason})</span>
+    </span>
+  );
+}

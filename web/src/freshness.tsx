@@ -1,0 +1,34 @@
+// D57: a provider whose figures are stale (/health data_source.stale) is named, with the date its
+// prices were observed, above every view, so no price is read without knowing its age.
+import { count } from './format';
+import { PROVIDER_LABEL, type HealthReport } from './model';
+import { useApi } from './use-api';
+
+/** `2024-02-21` from an ISO date-time: the day is what matters here. */
+function day(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+export function StaleNotice() {
+  const health = useApi<HealthReport>('/health');
+  const stale = (health.data?.components.providers ?? []).filter(
+    (p) => p.data_source?.stale === true,
+  );
+  if (stale.length === 0) return null;
+  return (
+    <aside class="stale-notice" aria-labelledby="stale-title">
+      <p>
+        <strong id="stale-title">Old prices.</strong>{' '}
+        {stale.map((p, i) => (
+          <span key={p.name}>
+            {i > 0 && (i === stale.length - 1 ? ' and ' : ', ')}
+            {PROVIDER_LABEL[p.name] ?? p.name} prices were observed on{' '}
+            <time dateTime={p.data_source!.observed_at}>{day(p.data_source!.observed_at)}</time> (
+            {count.format(p.data_source!.age_days ?? 0)} days ago)
+          </span>
+        ))}
+        . Check the provider’s own price before you buy.
+      </p>
+    </aside>
+  );
+}
