@@ -1,14 +1,7 @@
 // The instances filters: each control reads its value from the URL and writes it back (D50), typed
 // numbers after a 300 ms pause so each keystroke is not a request and a history entry.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import {
-  cityName,
-  FAMILIES,
-  PROVIDER_LABEL,
-  REGIONS,
-  regionLabel,
-  type RegionsData,
-} from '../model';
+import { cityName, FAMILIES, PROVIDER_LABEL, regionLabel, type RegionsData } from '../model';
 import { useApi } from '../use-api';
 import { navigate } from '../url-state';
 import { FilterForm, type Options, providerOptions, SelectField } from './table-parts';
@@ -122,7 +115,6 @@ function Select({
 export function Filters({ params, currency }: { params: URLSearchParams; currency: string }) {
   const get = (name: string) => params.get(name) ?? '';
   const provider = get('provider');
-  const regions = REGIONS.filter((r) => provider === '' || r.provider === provider);
   return (
     <FilterForm label="Filter instances">
       <Select param="provider" label="Provider" value={provider} options={providerOptions()} />
@@ -191,58 +183,6 @@ document.addEventListener('click', (event) => {
     if (!menu.contains(event.target as Node)) menu.open = false;
   }
 });
-
-/** Several regions at once (D53: `region=a,b`): checkboxes in a disclosure, like the columns. */
-function RegionPicker({ value, regions }: { value: string; regions: typeof REGIONS }) {
-  const chosen = value === '' ? [] : value.split(',');
-  const toggle = (code: string, on: boolean) => {
-    const next = REGIONS.map((r) => r.code).filter((c) => (c === code ? on : chosen.includes(c)));
-    setFilter('region', next.join(','));
-  };
-  // The checkboxes exist only while the menu is open: less to build on first load.
-  const [open, setOpen] = useState(false);
-  const summary =
-    chosen.length === 0
-      ? 'Any'
-      : chosen.length === 1
-        ? regionLabel(chosen[0]!)
-        : `${chosen.length} regions`;
-  return (
-    <div class="field">
-      <span class="label" id="f-region-label">
-        Regions
-      </span>
-      <details
-        class="columns region-menu"
-        open={open}
-        onToggle={(e) => setOpen(e.currentTarget.open)}
-        onKeyDown={closeOnEscape}
-      >
-        <summary aria-describedby="f-region-label">{summary}</summary>
-        {open && (
-          <fieldset>
-            <legend>Regions (any of them)</legend>
-            {regions.map((r) => (
-              <label key={r.code} class="check">
-                <input
-                  type="checkbox"
-                  checked={chosen.includes(r.code)}
-                  onChange={(e) => toggle(r.code, e.currentTarget.checked)}
-                />
-                <span>
-                  {r.city}, {r.country}{' '}
-                  <span class="small">
-                    {PROVIDER_LABEL[r.provider]} ({r.code})
-                  </span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
-        )}
-      </details>
-    </div>
-  );
-}
 
 /**
  * Places by city (D56: `city=tokyo,seoul`): one "Tokyo" whatever the providers call their
