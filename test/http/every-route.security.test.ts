@@ -36,7 +36,6 @@ const CASES: Readonly<Record<string, RouteCase>> = {
   // Unknown in an empty catalogue: 404 after the checks.
   'GET /instances/:id/history': { url: '/instances/1/history', limit: 100, status: 404 },
   'GET /changes': { url: '/changes?limit=1', limit: 100, status: 200 },
-  'GET /regions': { url: '/regions', limit: 100, status: 200 },
   // An empty providers list is refused after the checks: cheap, and never 401.
   'POST /sync': { url: '/sync', payload: { providers: [] }, limit: 10, status: 400 },
   'POST /recommend': {
