@@ -137,12 +137,9 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     }
   };
 
-  const drain = services.drain;
   app.addHook('onRequest', async (request, reply) => {
     const route = routeTraitsOf(request);
     request.routeTraits = route;
-    // Draining: answer, then close the connection, so keep-alive clients reconnect elsewhere.
-    if (drain?.draining === true) reply.header('connection', 'close');
     const origin = request.headers.origin;
     reply.headers(cors.headersFor(origin)).header('x-request-id', request.id);
 
