@@ -19,7 +19,7 @@ import {
   createRedisConnection,
   whenRedisReady,
 } from '../src/infra/redis/redis-connection.js';
-import type { InstanceRow } from '../src/storage/catalog-store.js';
+import type { InstanceRow } from '../src/catalog/records.js';
 import { generateCatalogs } from '../test/support/generate-catalog.js';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';

@@ -5,7 +5,7 @@
 // `node --cpu-prof --import tsx` to see where the build spends its time. Prints; writes nothing.
 import { spawnSync } from 'node:child_process';
 import { CatalogIndex } from '../src/catalog/index/catalog-index.js';
-import type { InstanceRow } from '../src/storage/catalog-store.js';
+import type { InstanceRow } from '../src/catalog/records.js';
 import { generateInstanceRows } from '../test/support/generate-catalog.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;

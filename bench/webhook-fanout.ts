@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.js';
 import { createProviderAdapters } from '../src/sync/providers/index.js';
 import { createCatalogStore } from '../src/storage/create-catalog-store.js';
 import { openSqlite } from '../src/storage/sqlite/open-sqlite.js';
-import type { ProviderCatalog } from '../src/sync/offer.js';
+import type { ProviderCatalog } from '../src/catalog/offers.js';
 import { machineLine, uptime, writeSection } from './support/report.js';
 
 const SUBSCRIBERS = [0, 100] as const;

@@ -7,7 +7,6 @@ import type { Config } from './config.js';
 import { createDeliveryLoop, type DeliveryLoop } from './events/delivery-loop.js';
 import { createExchangeRates } from './fx/create-exchange-rates.js';
 import type { ExchangeRateService } from './fx/exchange-rates.js';
-import { withRateRefresh } from './fx/rates-schedule.js';
 import { ComponentStates } from './health/component-states.js';
 import { createHealthService } from './health/health-service.js';
 import type { AppServices } from './http/app-services.js';
@@ -18,6 +17,7 @@ import { createCatalogStore } from './storage/create-catalog-store.js';
 import type { CatalogStore } from './storage/catalog-store.js';
 import { createProviderAdapters } from './sync/providers/index.js';
 import { createSyncService } from './sync/sync-service.js';
+import { withRateRefresh } from './sync/with-rate-refresh.js';
 
 export interface Services extends AppServices {
   readonly keys: ResolvedKeys;

@@ -9,9 +9,9 @@ import {
   type ClosableUpstreamClient,
 } from '../../src/sync/upstream/http-upstream-client.js';
 import type { ProviderName } from '../../src/catalog/model.js';
-import type { ProviderCatalog } from '../../src/sync/offer.js';
+import type { ProviderCatalog } from '../../src/catalog/offers.js';
 import type { UpstreamClient } from '../../src/sync/upstream/upstream-client.js';
-import { UpstreamError } from '../../src/sync/upstream-error.js';
+import { UpstreamError } from '../../src/sync/upstream/upstream-error.js';
 
 /**
  * Metadata written beside a refreshed snapshot (D37). The generated ones carry the same core

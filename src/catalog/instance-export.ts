@@ -2,11 +2,12 @@
 // same source (the catalogue index now, the store's history for `as_of`), written by
 // instancesToCsv. Not cached: an export is rare, and a page of 10,000 rows is built in
 // milliseconds from the index.
-import type { CatalogStore, InstanceRow } from '../storage/catalog-store.js';
 import type { CatalogIndexHolder } from './index/catalog-index-holder.js';
 import { instancesToCsv } from './instance-csv.js';
 import { toInstanceRecord } from './instance-json.js';
 import type { ParsedInstanceQuery } from './instance-query.js';
+import type { InstancePage, InstanceQuery } from './record-query.js';
+import type { InstanceRow } from './records.js';
 
 export interface InstancesCsv {
   readonly csv: string;
@@ -14,9 +15,14 @@ export interface InstancesCsv {
   readonly total: number;
 }
 
+/** The catalogue of a past instant (D41): the store's price history satisfies it. */
+export interface AsOfReader {
+  queryAsOf(query: InstanceQuery, asOf: Date): Promise<InstancePage>;
+}
+
 export interface ExportSources {
   readonly catalog: CatalogIndexHolder;
-  readonly store: CatalogStore;
+  readonly store: { readonly history: AsOfReader };
 }
 
 /** The page `parsed` asks for as CSV; `asOf` reads the catalogue of that instant (D41). */

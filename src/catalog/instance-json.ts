@@ -1,6 +1,6 @@
 // The API's instance record (spec 2.1 to 2.4). Records change only at a sync, so each one is
 // serialised once per catalogue version, by the catalogue index (catalog/index/).
-import type { InstanceRow } from '../storage/catalog-store.js';
+import type { InstanceRow } from './records.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
 import { fieldNotes, type FieldNotes } from './field-notes.js';
 import { cityOfRegion, type CitySlug } from './model.js';

@@ -1,6 +1,6 @@
 // GET /instances query parsing (spec 4.2, D16 to D19): raw query-string values in, a typed
 // InstanceQuery, the filters_applied echo and a normalised cache key out.
-import type { InstanceFilter, InstanceQuery, SortColumn } from '../storage/catalog-store.js';
+import type { InstanceFilter, InstanceQuery, SortColumn } from './record-query.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
 import { currenciesOf, type LoadedRates } from '../fx/rate-table.js';
 import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from './money.js';

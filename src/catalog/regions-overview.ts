@@ -1,7 +1,7 @@
 // GET /regions (D56) as a core function: every region of the table with its city and how many
 // available records it holds, the cities with their regions, and when each provider's figures
 // were observed (D37), so a client can pick places by city and see how old their prices are.
-import type { InstanceRow } from '../storage/catalog-store.js';
+import type { InstanceRow } from './records.js';
 import type { ProviderName } from './model.js';
 import { ASIAN_REGIONS, CITIES, type CitySlug } from './model.js';
 

@@ -3,7 +3,7 @@
 // adapters), then the pure parse in ecb-parse.ts.
 import { readAllCapped } from '../sync/upstream/byte-limit.js';
 import type { UpstreamClient } from '../sync/upstream/upstream-client.js';
-import { UpstreamError } from '../sync/upstream-error.js';
+import { UpstreamError } from '../sync/upstream/upstream-error.js';
 import { parseEcbRatesDocument } from './ecb-parse.js';
 import type { RateTable } from './rate-table.js';
 

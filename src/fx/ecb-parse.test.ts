@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { UpstreamError } from '../sync/upstream-error.js';
+import { UpstreamError } from '../sync/upstream/upstream-error.js';
 import { parseEcbRatesDocument, parseEcbRatesXml } from './ecb-parse.js';
 import { formatScaled } from './exact-decimal.js';
 

@@ -12,7 +12,7 @@
 // The format is small and fixed, so it is matched element by element with linear regular
 // expressions rather than through a general XML parser (no entities, DTDs or namespaces to
 // resolve, hence nothing for a hostile document to expand).
-import { UpstreamError } from '../sync/upstream-error.js';
+import { UpstreamError } from '../sync/upstream/upstream-error.js';
 import { CURRENCY_CODE } from './currencies.js';
 import { parseExactDecimal, type ExactDecimal } from './exact-decimal.js';
 import type { RateTable } from './rate-table.js';

@@ -1,7 +1,7 @@
 // The exchange rates in use (D44): the last good table, refreshed from the configured ECB
 // document with every sync and on the schedule. A failed refresh changes nothing but the health
 // report: prices keep being converted at the last good rates.
-import { UpstreamError } from '../sync/upstream-error.js';
+import { UpstreamError } from '../sync/upstream/upstream-error.js';
 import type { EcbRatesAdapter } from './ecb-fetch.js';
 import { formatScaled } from './exact-decimal.js';
 import { currenciesOf, type LoadedRates, type RateSource, type RateTable } from './rate-table.js';

@@ -1,8 +1,7 @@
 // Exchange rates on the schedule (D44). Rates live in each process, so every replica refreshes
 // its own on the SYNC_INTERVAL timer, whether or not it is the one that syncs the providers, and
 // when it sees a catalogue committed by a sync anywhere (src/services.ts).
-import { MAX_TIMER_DELAY_MS } from '../sync/sync-schedule.js';
-import type { SyncReport, SyncService } from '../sync/sync-service.js';
+import { MAX_TIMER_DELAY_MS } from '../infra/timers.js';
 import type { ExchangeRateService } from './exchange-rates.js';
 
 /** Refreshes every `intervalMs` (0: never). Returns a stop function. */
@@ -12,41 +11,4 @@ export function scheduleRateRefresh(rates: ExchangeRateService, intervalMs: numb
   const timer = setInterval(() => void rates.refresh(), Math.min(intervalMs, MAX_TIMER_DELAY_MS));
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/** The sync service, refreshing the rates with every sync wherever it ran (D44). */
-export interface RateRefreshingSync extends SyncService {
-  /**
-   * A new catalogue version is being served: refreshes the rates, unless a sync of this process
-   * is running (its own commits are new versions too, and it refreshes them itself).
-   */
-  catalogueChanged(): void;
-}
-
-/**
- * The sync service with a rates refresh beside every sync (D44: "refreshed with every sync"):
- * both run at once and the report waits for both, so a client that syncs and then asks for
- * prices in another currency gets the fresh rates. The refresh never fails the sync. Other
- * processes refresh theirs through catalogueChanged when they see the catalogue it committed.
- */
-export function withRateRefresh(sync: SyncService, rates: ExchangeRateService): RateRefreshingSync {
-  let running = 0;
-  return {
-    async sync(providers, options): Promise<SyncReport> {
-      running += 1;
-      try {
-        const [report] = await Promise.all([sync.sync(providers, options), rates.refresh()]);
-        return report;
-      } finally {
-        running -= 1;
-      }
-    },
-    abortAll() {
-      rates.abort();
-      sync.abortAll();
-    },
-    catalogueChanged() {
-      if (running === 0) void rates.refresh();
-    },
-  };
 }

@@ -1,13 +1,15 @@
 // The tools' dependencies from the composition root's services (server and CLI alike).
 import type { ProviderName } from '../catalog/model.js';
-import type { AppServices } from '../http/app-services.js';
+import type { Config } from '../config.js';
 import { ProvenanceNotes } from './provenance.js';
 import type { McpDeps } from './tool-types.js';
 
-export function createMcpDeps(
-  services: Pick<AppServices, 'config' | 'listing' | 'catalog' | 'rates' | 'store' | 'health'>,
-  log: McpDeps['log'],
-): McpDeps {
+/** The services the tools take from the composition root: the same ones the routes are given. */
+export type McpServices = Pick<McpDeps, 'listing' | 'catalog' | 'rates' | 'store' | 'health'> & {
+  readonly config: Pick<Config, 'providers' | 'dataStaleDays'>;
+};
+
+export function createMcpDeps(services: McpServices, log: McpDeps['log']): McpDeps {
   const { providers } = services.config;
   const displayNames: Record<ProviderName, string> = {
     provider_a: providers.provider_a.displayName,

@@ -3,7 +3,7 @@
 // instance type) in the order of one comparator, cut to the limit.
 
 import type { ProviderName } from '../catalog/model.js';
-import type { InstanceRow } from '../storage/catalog-store.js';
+import type { InstanceRow } from '../catalog/records.js';
 import { matchScore, scoreParts } from './score.js';
 import type { ScoreCriteria, ScoreParts } from './score.js';
 

@@ -3,7 +3,7 @@
 
 import { moneyView, type MoneyView } from '../fx/convert.js';
 import { currencyBudgetText, type BudgetText } from './budget-text.js';
-import type { CandidateQuery } from '../storage/catalog-store.js';
+import type { CandidateQuery } from '../catalog/record-query.js';
 import { prosAndCons } from './pros-cons.js';
 import { recommend } from './rank.js';
 import type { Candidate } from './rank.js';

@@ -2,14 +2,14 @@ import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
 import { roundMicrosToCent } from '../catalog/money.js';
 import { regionsOf } from '../catalog/model.js';
-import type { InstanceOffer, ProviderCatalog } from '../sync/offer.js';
+import type { InstanceOffer, ProviderCatalog } from '../catalog/offers.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import { upsertRegions } from './catalog-seed.js';
-import type { ApplyCounts, SyncRunRecord } from './catalog-store.js';
+import type { ApplyCounts, ApplyOptions, ApplyRun } from './catalog-store.js';
 import { upsertInstances, upsertPricing } from './catalog-upserts.js';
 import { recordPriceChanges } from './history-apply.js';
 import { epochMs, insertSyncRun } from './sync-history.js';
-import { enqueueCompletedSync } from './webhook-store.js';
+import { enqueueCompletedSync } from './webhook-enqueue.js';
 
 // Applying one provider's catalogue (D22). Everything here runs inside the one transaction the
 // store opens, so a throw anywhere (ours or a constraint the database enforces) rolls it all
@@ -19,31 +19,6 @@ import { enqueueCompletedSync } from './webhook-store.js';
 // by its offers, those of a region it names as gone are removed, and those of any other region
 // are left exactly as they were. A region whose upstream record failed to parse is in neither
 // list, so a malformed record never removes a region's records.
-
-export type ApplyRun = Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>;
-
-/** What an apply would do to the provider's available records, known before it commits. */
-export interface CatalogChange {
-  /** Available records of the provider before the apply. */
-  readonly previous: number;
-  /** Of those, how many the new catalogue no longer holds (they become unavailable, D15). */
-  readonly removed: number;
-  /** Available records after the apply. */
-  readonly remaining: number;
-  /** Our regions that had available records before the apply and would have none after. */
-  readonly emptiedRegions: readonly string[];
-}
-
-export interface ApplyOptions {
-  /** Runs inside the transaction before the commit; a throw rolls the whole apply back. */
-  readonly check?: (change: CatalogChange) => void;
-  /**
-   * The provider lock's signal (CatalogStore.withProviderLock): aborted once the lock is lost,
-   * and then the apply rolls back rather than commit unprotected. Checked before every part of
-   * the apply and right before its last writes.
-   */
-  readonly held?: AbortSignal;
-}
 
 interface ApplyPlan {
   readonly regionCodes: readonly string[];

@@ -22,9 +22,9 @@ import type {
   InstanceFilter,
   InstancePage,
   InstanceQuery,
-  InstanceRow,
   SortColumn,
-} from './catalog-store.js';
+} from '../catalog/record-query.js';
+import type { InstanceRow } from '../catalog/records.js';
 
 // The listing queries, shared by both dialects. Every query reads available records only
 // (D15) through the same four-table join, so filters and sorts mean the same everywhere.

@@ -1,6 +1,6 @@
 import { INSTANCE_FAMILIES, isProviderName } from '../catalog/model.js';
 import type { InstanceFamily } from '../catalog/model.js';
-import type { InstanceRow } from './catalog-store.js';
+import type { InstanceRow } from '../catalog/records.js';
 
 /** The flat record every listing query selects, in database column names. */
 export interface InstanceRecordRow {

@@ -1,92 +1,10 @@
-import type { InstanceFamily, ProviderName } from '../catalog/model.js';
-import type { DataSource, ProviderCatalog } from '../sync/offer.js';
-import type { ApplyOptions } from './catalog-apply.js';
+import type { CatalogScan, CatalogSnapshot } from '../catalog/catalogues.js';
+import type { ProviderName } from '../catalog/model.js';
+import type { DataSource, ProviderCatalog } from '../catalog/offers.js';
+import type { CandidateQuery, InstancePage, InstanceQuery } from '../catalog/record-query.js';
+import type { InstanceRow } from '../catalog/records.js';
 import type { HistoryStore } from './history-store.js';
 import type { WebhookStore } from './webhook-store.js';
-
-/** Sort fields after aliases are resolved (D16): price/monthly_price -> monthly_price, memory_gb -> memory_mb. */
-export type SortColumn =
-  | 'monthly_price'
-  | 'hourly_price'
-  | 'vcpu'
-  | 'memory_mb'
-  | 'storage_gb'
-  | 'instance_name'
-  | 'provider'
-  | 'region'
-  /** Monthly price per vCPU, and per memory GiB (D45). */
-  | 'price_per_vcpu'
-  | 'price_per_gb';
-
-export interface InstanceFilter {
-  readonly provider?: ProviderName;
-  readonly region?: string;
-  /**
-   * Any of these region codes (extension D53: `region=a,b`; D56 `city`): in REGION_CODES order,
-   * never exactly one (a single code is `region`); empty matches nothing (a `city` and a `region`
-   * with no region in common).
-   */
-  readonly regions?: readonly string[];
-  /**
-   * Extension D54 (`q`): instance_id or instance_name contains this text, compared with ASCII
-   * letters folded to lower case (foldAsciiCase); the text is already folded.
-   */
-  readonly text?: string;
-  readonly minVcpu?: number;
-  readonly maxVcpu?: number;
-  /** Memory bounds in MB (the API's GB bounds x 1024, D18). */
-  readonly minMemoryMb?: number;
-  readonly maxMemoryMb?: number;
-  /** Monthly price bound in integer micro-dollars. */
-  readonly maxMonthlyMicros?: number;
-  readonly family?: InstanceFamily;
-  readonly hasGpu?: boolean;
-}
-
-export interface InstanceQuery {
-  readonly filter: InstanceFilter;
-  readonly sort: SortColumn;
-  readonly order: 'asc' | 'desc';
-  readonly limit: number;
-  readonly offset: number;
-}
-
-/** One priced record: an instance type in a region (the API's instance record, flat). */
-export interface InstanceRow {
-  /** The record id: unique per (instance type, region); ties in every sort break on it (D16). */
-  readonly id: number;
-  readonly instanceId: string;
-  readonly instanceName: string;
-  readonly vcpu: number;
-  readonly memoryMb: number;
-  readonly storageGb: number;
-  readonly transferTb: number;
-  readonly networkSpeedGbps: number;
-  readonly gpuCount: number;
-  readonly gpuType: string | null;
-  readonly family: InstanceFamily;
-  readonly providerId: number;
-  readonly providerName: ProviderName;
-  readonly providerDisplayName: string;
-  readonly regionId: number;
-  readonly regionCode: string;
-  readonly regionName: string;
-  readonly countryCode: string;
-  readonly hourlyMicros: number;
-  readonly monthlyMicros: number;
-  readonly available: number;
-  /** Epoch milliseconds at which the price was observed upstream (D37). */
-  readonly observedAt: number;
-}
-
-export interface InstancePage {
-  /** The page's record ids, in order. */
-  readonly ids: readonly number[];
-  /** The page's records in order, except those the caller said it already holds. */
-  readonly rows: readonly InstanceRow[];
-  /** All records matching the filter, read in the same snapshot as the page. */
-  readonly total: number;
-}
 
 export interface PageReadOptions {
   /**
@@ -133,34 +51,30 @@ export interface ProviderSyncState {
   readonly instancesCount: number;
 }
 
-/** The whole available catalogue at one committed version, read in one snapshot. */
-export interface CatalogSnapshot {
-  /** The committed catalogue version the rows belong to (see CatalogStore.catalogVersion). */
-  readonly version: number;
-  /** Newest successful sync of any provider (D19), or null. */
-  readonly lastSuccessfulSync: Date | null;
-  /** Every available record, by id ascending. */
-  readonly rows: readonly InstanceRow[];
+/** A run as the apply records it: its outcome is what the apply finds. */
+export type ApplyRun = Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>;
+
+/** What an apply would do to the provider's available records, known before it commits. */
+export interface CatalogChange {
+  /** Available records of the provider before the apply. */
+  readonly previous: number;
+  /** Of those, how many the new catalogue no longer holds (they become unavailable, D15). */
+  readonly removed: number;
+  /** Available records after the apply. */
+  readonly remaining: number;
+  /** Our regions that had available records before the apply and would have none after. */
+  readonly emptiedRegions: readonly string[];
 }
 
-/**
- * The whole available catalogue at one committed version, as pages read from one snapshot
- * (CatalogStore.scanCatalog): what the in-memory index is built from without ever holding
- * every record as database rows at once.
- */
-export interface CatalogScan {
-  /** The committed catalogue version the rows belong to (see CatalogStore.catalogVersion). */
-  readonly version: number;
-  /** Newest successful sync of any provider (D19), or null. */
-  readonly lastSuccessfulSync: Date | null;
-  /** Every available record, by id ascending, a page at a time; iterate it once. */
-  readonly pages: AsyncIterable<readonly InstanceRow[]>;
-}
-
-export interface CandidateQuery {
-  readonly minMemoryMb: number;
-  readonly providers?: readonly ProviderName[];
-  readonly regions?: readonly string[];
+export interface ApplyOptions {
+  /** Runs inside the transaction before the commit; a throw rolls the whole apply back. */
+  readonly check?: (change: CatalogChange) => void;
+  /**
+   * The provider lock's signal (CatalogStore.withProviderLock): aborted once the lock is lost,
+   * and then the apply rolls back rather than commit unprotected. Checked before every part of
+   * the apply and right before its last writes.
+   */
+  readonly held?: AbortSignal;
 }
 
 /**
@@ -206,7 +120,7 @@ export interface CatalogStore {
    */
   applyProviderCatalog(
     catalog: ProviderCatalog,
-    run: Omit<SyncRunRecord, 'counts' | 'success' | 'errorCode' | 'errorMessage'>,
+    run: ApplyRun,
     options?: ApplyOptions,
   ): Promise<ApplyCounts>;
   /**

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { InstanceOffer } from '../sync/offer.js';
+import type { InstanceOffer } from '../catalog/offers.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 
 // The catalogue's multi-row upserts, inside the apply's transaction (catalog-apply.ts).

@@ -12,7 +12,8 @@ import {
   type RecordExpressions,
 } from './catalog-queries.js';
 import type { CatalogDatabase } from './catalog-schema.js';
-import type { InstancePage, InstanceQuery, InstanceRow } from './catalog-store.js';
+import type { InstancePage, InstanceQuery } from '../catalog/record-query.js';
+import type { InstanceRow } from '../catalog/records.js';
 import type { ChangeCursor, ChangeQuery, ChangePage, RecordHistory } from './history-store.js';
 import { epochMs } from './sync-history.js';
 

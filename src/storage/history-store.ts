@@ -1,10 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { ProviderName } from '../catalog/model.js';
 import type { ChangeKind, PriceChange, PricePeriod } from '../history/change-model.js';
-import type { CatalogDatabase } from './catalog-schema.js';
-import type { InstancePage, InstanceQuery, InstanceRow } from './catalog-store.js';
-import type { DialectCapabilities } from './dialect-capabilities.js';
-import { selectAsOfPage, selectChanges, selectRecordHistory } from './history-queries.js';
+import type { InstancePage, InstanceQuery } from '../catalog/record-query.js';
+import type { InstanceRow } from '../catalog/records.js';
 
 /**
  * A position in the feed: the last item a page returned. The feed is in commit order: by the
@@ -54,17 +51,4 @@ export interface HistoryStore {
   changes(query: ChangeQuery): Promise<ChangePage>;
   /** The catalogue as it was at `at`, one page of it, from one snapshot. */
   queryAsOf(query: InstanceQuery, at: Date): Promise<AsOfPage>;
-}
-
-export function createHistoryStore(
-  db: () => Kysely<CatalogDatabase>,
-  caps: DialectCapabilities,
-): HistoryStore {
-  return {
-    recordHistory: (recordId, limit) =>
-      caps.snapshotTransaction(db()).execute((trx) => selectRecordHistory(trx, recordId, limit)),
-    changes: (query) => selectChanges(db(), query),
-    queryAsOf: (query, at) =>
-      caps.snapshotTransaction(db()).execute((trx) => selectAsOfPage(trx, query, at)),
-  };
 }

@@ -1,10 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
+import type { CatalogScan, CatalogSnapshot } from '../catalog/catalogues.js';
 import type { ProviderName } from '../catalog/model.js';
-import type { ProviderCatalog } from '../sync/offer.js';
+import type { ProviderCatalog } from '../catalog/offers.js';
+import type { CandidateQuery, InstancePage, InstanceQuery } from '../catalog/record-query.js';
+import type { InstanceRow } from '../catalog/records.js';
 import { applyProviderCatalogInTransaction } from './catalog-apply.js';
-import type { ApplyOptions, ApplyRun } from './catalog-apply.js';
 import {
   countAvailableRecords,
   selectCandidates,
@@ -18,22 +20,21 @@ import type { CatalogDatabase } from './catalog-schema.js';
 import { seedCatalog } from './catalog-seed.js';
 import type {
   ApplyCounts,
-  CandidateQuery,
-  CatalogScan,
-  CatalogSnapshot,
+  ApplyOptions,
+  ApplyRun,
   CatalogStore,
-  InstancePage,
   PageReadOptions,
-  InstanceQuery,
-  InstanceRow,
   ProviderSyncState,
   RecordedRun,
   SyncRunRecord,
 } from './catalog-store.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
-import { createHistoryStore, type HistoryStore } from './history-store.js';
+import type { HistoryStore } from './history-store.js';
+import { createHistoryStore } from './kysely-history-store.js';
+import { createWebhookStore } from './kysely-webhook-store.js';
 import { runMigrations } from './migrations/run-migrations.js';
-import { createWebhookStore, enqueueFailedSync, type WebhookStore } from './webhook-store.js';
+import { enqueueFailedSync } from './webhook-enqueue.js';
+import type { WebhookStore } from './webhook-store.js';
 import {
   insertSyncRun,
   selectLastSuccessfulSync,

@@ -3,7 +3,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import { PROVIDER_NAMES, isProviderName } from '../catalog/model.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { CatalogDatabase, SyncRunsTable } from './catalog-schema.js';
-import type { DataSource } from '../sync/offer.js';
+import type { DataSource } from '../catalog/offers.js';
 import type { ProviderSyncState, RecordedRun, SyncRunRecord } from './catalog-store.js';
 
 // The sync history (sync_runs) and what /health derives from it (D19, D32).

@@ -1,6 +1,6 @@
 import type { ProviderName } from '../catalog/model.js';
-import type { CatalogChange } from '../storage/catalog-apply.js';
-import { UpstreamError } from './upstream-error.js';
+import type { CatalogChange } from '../storage/catalog-store.js';
+import { UpstreamError } from './upstream/upstream-error.js';
 
 /**
  * Refuses, before it commits, a catalogue that would leave the provider with no available

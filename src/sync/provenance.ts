@@ -5,9 +5,9 @@
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { ProviderName } from '../catalog/model.js';
-import type { DataSource, ProviderAdapter, ProviderCatalog } from './offer.js';
+import type { DataSource, ProviderAdapter, ProviderCatalog } from '../catalog/offers.js';
 import type { UpstreamClient } from './upstream/upstream-client.js';
-import { UpstreamError } from './upstream-error.js';
+import { UpstreamError } from './upstream/upstream-error.js';
 
 /** The upstream each provider reads, as /health names a live source. */
 export const UPSTREAM_NAMES: Readonly<Record<ProviderName, string>> = {

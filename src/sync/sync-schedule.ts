@@ -1,13 +1,7 @@
 // Start-up sync and the SYNC_INTERVAL schedule (issue: "serves data at once").
+import { MAX_TIMER_DELAY_MS } from '../infra/timers.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
 import type { SyncService } from './sync-service.js';
-
-/**
- * Node's timers cannot wait longer than 2^31 - 1 ms (about 24.8 days): a longer delay is
- * replaced by 1 ms (with a TimeoutOverflowWarning), which would turn a long SYNC_INTERVAL into a
- * sync attempt every millisecond.
- */
-export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /**
  * Before the server reports ready, syncs every provider that has nothing to serve: all of them

@@ -6,8 +6,8 @@ import type { InvalidationBus } from '../infra/invalidation-bus.js';
 import { noopMetrics, type Metrics } from '../observability/metrics.js';
 import type { CatalogStore, SyncRunRecord } from '../storage/catalog-store.js';
 import { checkCatalogChange } from './catalog-guard.js';
-import type { ProviderAdapter, ProviderCatalog, SkipCounts } from './offer.js';
-import { UpstreamError } from './upstream-error.js';
+import type { ProviderAdapter, ProviderCatalog, SkipCounts } from '../catalog/offers.js';
+import { UpstreamError } from './upstream/upstream-error.js';
 
 export interface ProviderSyncResult {
   readonly provider: ProviderName;

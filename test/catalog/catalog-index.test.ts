@@ -11,7 +11,7 @@ import { toInstanceRecord } from '../../src/catalog/instance-json.js';
 import { moneyView } from '../../src/fx/convert.js';
 import type { LoadedRates } from '../../src/fx/rate-table.js';
 import { PROVIDER_NAMES, regionsOf } from '../../src/catalog/model.js';
-import type { InstanceRow } from '../../src/storage/catalog-store.js';
+import type { InstanceRow } from '../../src/catalog/records.js';
 
 function rows(count: number): InstanceRow[] {
   return Array.from({ length: count }, (_, i): InstanceRow => {

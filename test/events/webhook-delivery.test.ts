@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config.js';
 import { createDeliveryLoop, leaseMs, type DeliveryLoop } from '../../src/events/delivery-loop.js';
-import type { EventType } from '../../src/events/event-types.js';
+import type { EventType } from '../../src/events/event-model.js';
 import { createWebhook } from '../../src/events/webhook-service.js';
 import { toChangeItem } from '../../src/history/change-json.js';
 import {

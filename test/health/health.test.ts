@@ -6,7 +6,7 @@ import { openSqlite } from '../../src/storage/sqlite/open-sqlite.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { formatSyncTime } from '../../src/health/health-service.js';
 import type { ProviderName } from '../../src/catalog/model.js';
-import type { ProviderCatalog } from '../../src/sync/offer.js';
+import type { ProviderCatalog } from '../../src/catalog/offers.js';
 import { storeBackends } from '../support/backends.js';
 import { generateCatalogs } from '../support/generate-catalog.js';
 import { sleep, waitFor } from '../support/wait.js';

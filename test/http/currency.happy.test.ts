@@ -3,7 +3,7 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moneyView } from '../../src/fx/convert.js';
-import type { InstanceRow } from '../../src/storage/catalog-store.js';
+import type { InstanceRow } from '../../src/catalog/records.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
 

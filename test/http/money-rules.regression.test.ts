@@ -5,7 +5,7 @@
 // - "leading zeros poison the cache": max_price=00000000000004.5 was echoed as 4.5, filtered at 0,
 //   and the empty page was cached under the key of max_price=4.5.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { InstanceOffer, ProviderCatalog } from '../../src/sync/offer.js';
+import type { InstanceOffer, ProviderCatalog } from '../../src/catalog/offers.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { auth, createTestApp, FIXED_NOW, type TestApp } from '../support/test-app.js';
 

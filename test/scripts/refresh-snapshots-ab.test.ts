@@ -10,7 +10,7 @@ import { refreshProviderA } from '../../scripts/snapshots/provider-a.js';
 import { refreshProviderB } from '../../scripts/snapshots/provider-b.js';
 import { createProviderAAdapter } from '../../src/sync/providers/provider-a/adapter.js';
 import { createProviderBAdapter } from '../../src/sync/providers/provider-b/adapter.js';
-import type { ProviderAdapter } from '../../src/sync/offer.js';
+import type { ProviderAdapter } from '../../src/catalog/offers.js';
 import type { UpstreamClient } from '../../src/sync/upstream/upstream-client.js';
 import { createUpstreamClient } from '../../src/sync/upstream/http-upstream-client.js';
 import { closedPortUrl, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';

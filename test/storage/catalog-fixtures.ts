@@ -1,12 +1,9 @@
 // Builders for catalogues and sync runs, and helpers that read a store back whole.
 import { regionsOf, type ProviderName } from '../../src/catalog/model.js';
-import type {
-  CatalogStore,
-  InstanceRow,
-  SortColumn,
-  SyncRunRecord,
-} from '../../src/storage/catalog-store.js';
-import type { InstanceOffer, ProviderCatalog } from '../../src/sync/offer.js';
+import type { CatalogStore, SyncRunRecord } from '../../src/storage/catalog-store.js';
+import type { InstanceRow } from '../../src/catalog/records.js';
+import type { SortColumn } from '../../src/catalog/record-query.js';
+import type { InstanceOffer, ProviderCatalog } from '../../src/catalog/offers.js';
 
 type OfferKey = Pick<InstanceOffer, 'instanceId' | 'regionCode'>;
 

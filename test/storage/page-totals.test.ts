@@ -1,7 +1,8 @@
 // Memoised page totals must belong to the catalogue the page was read from: after a sync the
 // one-statement path (every record already held) must not answer with the old total.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CatalogStore, InstanceQuery } from '../../src/storage/catalog-store.js';
+import type { CatalogStore } from '../../src/storage/catalog-store.js';
+import type { InstanceQuery } from '../../src/catalog/record-query.js';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';

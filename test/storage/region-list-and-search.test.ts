@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
 import { foldAsciiCase } from '../../src/catalog/text-search.js';
-import type { CatalogStore, InstanceFilter, InstanceRow } from '../../src/storage/catalog-store.js';
+import type { CatalogStore } from '../../src/storage/catalog-store.js';
+import type { InstanceFilter } from '../../src/catalog/record-query.js';
+import type { InstanceRow } from '../../src/catalog/records.js';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';

@@ -5,8 +5,9 @@ import {
   regionsOf,
   type ProviderName,
 } from '../../src/catalog/model.js';
-import type { CatalogStore, InstanceRow } from '../../src/storage/catalog-store.js';
-import type { InstanceOffer, ProviderCatalog } from '../../src/sync/offer.js';
+import type { CatalogStore } from '../../src/storage/catalog-store.js';
+import type { InstanceRow } from '../../src/catalog/records.js';
+import type { InstanceOffer, ProviderCatalog } from '../../src/catalog/offers.js';
 
 /** Small, fast, seedable PRNG (mulberry32): the same seed gives the same catalogue. */
 export function prng(seed: number): () => number {

@@ -12,7 +12,7 @@ import { MemoryInvalidationBus } from '../../src/infra/memory/memory-invalidatio
 import type { CatalogStore } from '../../src/storage/catalog-store.js';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
 import { providerLockKey } from '../../src/storage/postgres/postgres-advisory-lock.js';
-import type { ProviderAdapter, ProviderCatalog } from '../../src/sync/offer.js';
+import type { ProviderAdapter, ProviderCatalog } from '../../src/catalog/offers.js';
 import { createSyncService } from '../../src/sync/sync-service.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';

@@ -2,7 +2,7 @@
 // the detail of a failed provider (upstream paths, byte offsets, parser and worker texts) goes to
 // the log; the client gets the code and that code's fixed message (D4).
 import { afterAll, beforeAll, expect, it, describe } from 'vitest';
-import { UPSTREAM_ERROR_MESSAGES } from '../../src/sync/upstream-error.js';
+import { UPSTREAM_ERROR_MESSAGES } from '../../src/sync/upstream/upstream-error.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
 

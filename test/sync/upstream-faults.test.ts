@@ -7,7 +7,7 @@
 // whole upstream ('*') and "connection refused" is that upstream closed for good (run last).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderName } from '../../src/catalog/model.js';
-import type { UpstreamErrorCode } from '../../src/sync/upstream-error.js';
+import type { UpstreamErrorCode } from '../../src/sync/upstream/upstream-error.js';
 import {
   startFakeUpstream,
   type FakeFaultSetting,

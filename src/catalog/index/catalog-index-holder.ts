@@ -9,7 +9,7 @@
 // in place and the next poll tries again. A background check gives up after `checkTimeoutMs`
 // (a frozen connection answers nothing, not even an error), so a stuck check never stops the
 // next one; reads never wait for any check (only for the very first index, at start).
-import type { CatalogScan } from '../../storage/catalog-store.js';
+import type { CatalogScan } from '../catalogues.js';
 import { CatalogIndex } from './catalog-index.js';
 import { IndexRows } from './index-rows.js';
 

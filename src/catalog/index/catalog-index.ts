@@ -20,13 +20,13 @@ import { LRUCache } from 'lru-cache';
 import type { MoneyView } from '../../fx/convert.js';
 import type {
   CandidateQuery,
-  CatalogSnapshot,
   InstanceFilter,
   InstancePage,
   InstanceQuery,
-  InstanceRow,
   SortColumn,
-} from '../../storage/catalog-store.js';
+} from '../record-query.js';
+import type { CatalogSnapshot } from '../catalogues.js';
+import type { InstanceRow } from '../records.js';
 import { toInstanceRecord } from '../instance-json.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES } from '../model.js';
 import { foldAsciiCase } from '../text-search.js';

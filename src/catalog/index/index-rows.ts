@@ -3,7 +3,8 @@
 // page: the database rows and their strings die young, page by page, instead of the whole
 // catalogue existing twice while the index is built (issue 9: the 50,000-record snapshot was
 // ~110 MB of heap on top of what the index keeps).
-import type { CatalogScan, CatalogSnapshot, InstanceRow } from '../../storage/catalog-store.js';
+import type { CatalogScan, CatalogSnapshot } from '../catalogues.js';
+import type { InstanceRow } from '../records.js';
 
 /**
  * Interns the strings of a row: the same provider, region or type name is stored once. Every

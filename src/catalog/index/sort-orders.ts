@@ -1,7 +1,8 @@
 // The D16 orders of a catalogue, computed once per version: for each sort column and direction,
 // the record positions in order (`perm`) and each position's place in that order (`rank`).
 // Ties always break on id ascending, in both directions, so `desc` is not `asc` reversed.
-import type { InstanceRow, SortColumn } from '../../storage/catalog-store.js';
+import type { InstanceRow } from '../records.js';
+import type { SortColumn } from '../record-query.js';
 
 export const SORT_COLUMNS: readonly SortColumn[] = [
   'monthly_price',

@@ -3,7 +3,7 @@
 // and page bounds. Raw query-string values in; a typed query or a parameter problem out.
 import type { MoneyView } from '../../fx/convert.js';
 import type { LoadedRates } from '../../fx/rate-table.js';
-import type { InstanceFilter } from '../../storage/catalog-store.js';
+import type { InstanceFilter } from '../record-query.js';
 import {
   MAX_OFFSET,
   parseInstanceQuery,

@@ -1,6 +1,6 @@
 // GET /instance-types (D46) as a core function: records in (the catalogue index's records
 // matching the filters), the response body out. The route parses, calls this and sends.
-import type { InstanceRow } from '../../storage/catalog-store.js';
+import type { InstanceRow } from '../records.js';
 import type { InstanceTypesQuery } from './instance-types-query.js';
 import { toInstanceTypeJson } from './instance-type-json.js';
 import { instanceTypesPage } from './pivot.js';

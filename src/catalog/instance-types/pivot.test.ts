@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { moneyView } from '../../fx/convert.js';
-import type { InstanceRow } from '../../storage/catalog-store.js';
+import type { InstanceRow } from '../records.js';
 import { toInstanceRecord } from '../instance-json.js';
 import { ASIAN_REGIONS, REGION_CODES } from '../model.js';
 import { toInstanceTypeJson } from './instance-type-json.js';

@@ -5,7 +5,7 @@
 //
 // Every figure is computed from the records' exact USD micros; only the JSON (toJson) converts
 // and rounds, so a cell is exactly what /instances shows for that record, in any currency.
-import type { InstanceRow } from '../../storage/catalog-store.js';
+import type { InstanceRow } from '../records.js';
 import { ASIAN_REGIONS, type ProviderName } from '../model.js';
 
 export const INSTANCE_TYPE_SORTS = [

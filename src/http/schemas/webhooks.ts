@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
-import { EVENT_TYPES } from '../../events/event-types.js';
+import { EVENT_TYPES } from '../../events/event-model.js';
 import { withExamples, StringEnum } from './common.js';
 
 // POST/GET/DELETE /webhooks (D42).

@@ -1,15 +1,13 @@
 import type { ProviderName } from '../../catalog/model.js';
 import type { Config } from '../../config.js';
-import type { ProviderAdapter } from '../offer.js';
+import type { ProviderAdapter } from '../../catalog/offers.js';
 import { createUpstreamClient } from '../upstream/http-upstream-client.js';
 import type { UpstreamClient, UpstreamClientOptions } from '../upstream/upstream-client.js';
+import { USER_AGENT } from '../upstream/user-agent.js';
 import { withProvenance } from '../provenance.js';
 import { createProviderAAdapter } from './provider-a/adapter.js';
 import { createProviderBAdapter } from './provider-b/adapter.js';
 import { createProviderCAdapter } from './provider-c/adapter.js';
-
-export const USER_AGENT =
-  'cloudprice/0.1 (catalogue sync; +https://github.com/cloudprice/cloudprice)';
 
 export function upstreamOptions(config: Config, provider: ProviderName): UpstreamClientOptions {
   return {

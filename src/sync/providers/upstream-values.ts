@@ -3,7 +3,7 @@
 // so one absurd value can neither reach the catalogue nor lose precision on its way to storage.
 import { Type } from 'typebox';
 import { decimalToMicros, MICROS_PER_DOLLAR } from '../../catalog/money.js';
-import type { SkipCounts, SkipReason } from '../offer.js';
+import type { SkipCounts, SkipReason } from '../../catalog/offers.js';
 import type { RegionMapping } from './region-map.js';
 
 /** Longest instance-type or region id we accept; real ids are under 40 characters. */

@@ -3,7 +3,7 @@
 
 import { Transform, finished } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 
 function asBuffer(chunk: unknown): Buffer {
   if (Buffer.isBuffer(chunk)) return chunk;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamError } from '../upstream-error.js';
-import type { UpstreamErrorCode } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
+import type { UpstreamErrorCode } from './upstream-error.js';
 import { createUpstreamClient } from './http-upstream-client.js';
 import type { ClosableUpstreamClient } from './http-upstream-client.js';
 

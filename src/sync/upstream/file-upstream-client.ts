@@ -9,7 +9,7 @@ import path from 'node:path';
 import { addAbortSignal } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 import { cappedStream, readAllCapped } from './byte-limit.js';
 import { parseJsonBody } from './json-body.js';
 import { startDeadline } from './request-deadline.js';

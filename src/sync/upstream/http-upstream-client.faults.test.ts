@@ -8,10 +8,11 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closedPortUrl, startFakeUpstream } from '../../../test/support/fake-upstream.js';
 import type { FakeUpstream } from '../../../test/support/fake-upstream.js';
-import { UpstreamError } from '../upstream-error.js';
-import type { UpstreamErrorCode } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
+import type { UpstreamErrorCode } from './upstream-error.js';
 import { createUpstreamClient } from './http-upstream-client.js';
-import type { ClosableUpstreamClient, HttpUpstreamClientOptions } from './http-upstream-client.js';
+import type { ClosableUpstreamClient } from './http-upstream-client.js';
+import type { HttpUpstreamClientOptions } from './upstream-client-options.js';
 
 const TYPES = { data: [{ id: 'g6-nanode-1', label: 'Nanode 1GB' }], page: 1, pages: 1, results: 1 };
 const TOTAL_MS = 3000;

@@ -9,8 +9,8 @@ import { buffer } from 'node:stream/consumers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream } from '../../../test/support/fake-upstream.js';
 import type { FakeUpstream } from '../../../test/support/fake-upstream.js';
-import { UpstreamError } from '../upstream-error.js';
-import type { UpstreamErrorCode } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
+import type { UpstreamErrorCode } from './upstream-error.js';
 import { createUpstreamClient } from './http-upstream-client.js';
 import type { ClosableUpstreamClient } from './http-upstream-client.js';
 

@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 import { cappedStream, discardBody, readAllCapped } from './byte-limit.js';
 import { createConditionalCache, validatorHeaders } from './conditional-cache.js';
 import type { CachedDocument } from './conditional-cache.js';
@@ -34,29 +34,9 @@ import { getFollowingSameOriginRedirects, headerValue } from './same-origin-redi
 import { AttemptFailure, classifyTransportError } from './transport-errors.js';
 import type { AttemptLimits } from './transport-errors.js';
 import { jsonByteCap } from './upstream-client.js';
-import type { UpstreamClient, UpstreamClientOptions } from './upstream-client.js';
+import type { UpstreamClient } from './upstream-client.js';
 import { checkUpstreamClientOptions } from './upstream-client-options.js';
-
-/** Optional knobs beyond the shared UpstreamClientOptions; the defaults suit production. */
-export interface UpstreamClientTuning {
-  /** Longest silence between body chunks, in ms. Default: `firstByteTimeoutMs`. */
-  readonly bodyIdleTimeoutMs?: number;
-  /** Ceiling of the first retry's jittered delay, in ms. Default 250. */
-  readonly retryBaseDelayMs?: number;
-  /** Largest jittered delay between attempts, in ms. Default 5000. */
-  readonly retryMaxDelayMs?: number;
-  /** URLs whose ETag/Last-Modified and body are kept for conditional GET. Default 64; 0 = off. */
-  readonly conditionalCacheEntries?: number;
-  /** Largest body kept for conditional GET, in bytes. Default 5 MiB. */
-  readonly conditionalCacheMaxBodyBytes?: number;
-  /**
-   * What the upstream serves: `json` (default; the provider APIs) or `xml` (the ECB rates file).
-   * Decides the Accept header and which response content types are accepted.
-   */
-  readonly documentKind?: 'json' | 'xml';
-}
-
-export type HttpUpstreamClientOptions = UpstreamClientOptions & UpstreamClientTuning;
+import type { HttpUpstreamClientOptions } from './upstream-client-options.js';
 
 /** An UpstreamClient that owns a connection pool: call close() when done with it. */
 export interface ClosableUpstreamClient extends UpstreamClient {

@@ -2,7 +2,7 @@
 // invalid UTF-8 and malformed JSON are UPSTREAM_INVALID_DATA, never a crash or a silent
 // replacement character.
 
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 
 /**
  * Media types accepted as a JSON document: `application/json`, any `+json` structured-syntax

@@ -1,7 +1,7 @@
 // One request's total time budget (all attempts, backoff waits and, for streams, the whole
 // body), merged with the caller's AbortSignal.
 
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 
 export interface RequestDeadline {
   /** Aborts when the budget runs out or the caller aborts: pass it to every wait and request. */

@@ -5,7 +5,7 @@
 
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 import { discardBody } from './byte-limit.js';
 import { AttemptFailure } from './transport-errors.js';
 

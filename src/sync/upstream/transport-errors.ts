@@ -2,7 +2,7 @@
 // whether another attempt could help. Classification is by the stable `code` property, never
 // by message text.
 
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 
 /** An attempt's failure, with whether the retry loop may try again. */
 export class AttemptFailure extends Error {

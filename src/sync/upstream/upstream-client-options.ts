@@ -1,7 +1,26 @@
-// Validation of the options every upstream client is built from.
+// The options every upstream client is built from, and their validation.
+import { jsonByteCap, type UpstreamClientOptions } from './upstream-client.js';
 
-import type { HttpUpstreamClientOptions } from './http-upstream-client.js';
-import { jsonByteCap } from './upstream-client.js';
+/** Optional knobs beyond the shared UpstreamClientOptions; the defaults suit production. */
+export interface UpstreamClientTuning {
+  /** Longest silence between body chunks, in ms. Default: `firstByteTimeoutMs`. */
+  readonly bodyIdleTimeoutMs?: number;
+  /** Ceiling of the first retry's jittered delay, in ms. Default 250. */
+  readonly retryBaseDelayMs?: number;
+  /** Largest jittered delay between attempts, in ms. Default 5000. */
+  readonly retryMaxDelayMs?: number;
+  /** URLs whose ETag/Last-Modified and body are kept for conditional GET. Default 64; 0 = off. */
+  readonly conditionalCacheEntries?: number;
+  /** Largest body kept for conditional GET, in bytes. Default 5 MiB. */
+  readonly conditionalCacheMaxBodyBytes?: number;
+  /**
+   * What the upstream serves: `json` (default; the provider APIs) or `xml` (the ECB rates file).
+   * Decides the Accept header and which response content types are accepted.
+   */
+  readonly documentKind?: 'json' | 'xml';
+}
+
+export type HttpUpstreamClientOptions = UpstreamClientOptions & UpstreamClientTuning;
 
 /**
  * Throws TypeError or RangeError, naming the option, for a base URL or a number that cannot

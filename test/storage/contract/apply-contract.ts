@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogStore } from '../../../src/storage/catalog-store.js';
-import type { InstanceOffer } from '../../../src/sync/offer.js';
+import type { InstanceOffer } from '../../../src/catalog/offers.js';
 import { catalog, observableState, offer, readAll, run } from '../catalog-fixtures.js';
 import type { StoreContext } from './store-context.js';
 

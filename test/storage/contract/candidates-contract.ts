@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { InstanceRow } from '../../../src/storage/catalog-store.js';
+import type { InstanceRow } from '../../../src/catalog/records.js';
 import { AVAILABLE_OFFERS, loadQueryCatalogue } from './query-fixture.js';
 import type { StoreContext } from './store-context.js';
 

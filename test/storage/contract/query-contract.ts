@@ -1,9 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type {
-  InstanceFilter,
-  InstanceRow,
-  SortColumn,
-} from '../../../src/storage/catalog-store.js';
+import type { InstanceFilter, SortColumn } from '../../../src/catalog/record-query.js';
+import type { InstanceRow } from '../../../src/catalog/records.js';
 import { readAll } from '../catalog-fixtures.js';
 import { AVAILABLE_OFFERS, loadQueryCatalogue } from './query-fixture.js';
 import type { StoreContext } from './store-context.js';

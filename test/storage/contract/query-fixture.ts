@@ -1,7 +1,7 @@
 // A small catalogue with ties in every sort, names whose code-point order differs from a
 // dictionary's, GPU and non-GPU rows, and one record that vanished (available = 0).
 import type { CatalogStore } from '../../../src/storage/catalog-store.js';
-import type { InstanceOffer } from '../../../src/sync/offer.js';
+import type { InstanceOffer } from '../../../src/catalog/offers.js';
 import { catalog, offer, run } from '../catalog-fixtures.js';
 
 const A: InstanceOffer[] = [

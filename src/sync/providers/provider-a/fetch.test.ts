@@ -4,7 +4,7 @@ import {
   createUpstreamClient,
   type ClosableUpstreamClient,
 } from '../../upstream/http-upstream-client.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import { createProviderAAdapter } from './adapter.js';
 import { fetchLinodeCollection, LINODE_MAX_PAGES } from './fetch.js';
 

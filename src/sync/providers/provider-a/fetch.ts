@@ -2,7 +2,7 @@
 // UpstreamClient (which owns timeouts, retries, size caps and file:// snapshots). Envelopes are
 // validated by parse.ts; this file only follows `page`/`pages` and guards the walk.
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import { readLinodePage, type ProviderADocuments } from './parse.js';
 
 /** The upstream's largest page size (section 1.1), so a catalogue is normally one page. */

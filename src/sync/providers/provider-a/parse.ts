@@ -10,9 +10,9 @@
 // `/regions` with the capabilities `requiredCapabilities` names. A region's `status` (`ok` or
 // `outage`) is ignored: an outage is transient and does not change what is sold, and dropping
 // every instance of a region for the length of an outage would flap the catalogue.
-import type { InstanceOffer, ProviderCatalog } from '../../offer.js';
+import type { InstanceOffer, ProviderCatalog } from '../../../catalog/offers.js';
 import { roundMicrosToCent } from '../../../catalog/money.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import type { RegionMapping } from '../region-map.js';
 import {
   goneRegions,

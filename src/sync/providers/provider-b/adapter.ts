@@ -1,5 +1,5 @@
 // provider_b's ProviderAdapter: fetch (I/O) then parse (pure), in our units and region codes.
-import type { ProviderAdapter, ProviderCatalog } from '../../offer.js';
+import type { ProviderAdapter, ProviderCatalog } from '../../../catalog/offers.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
 import { resolveRegionMap, type RegionMapOverrides } from '../region-map.js';
 import { fetchProviderBDocuments } from './fetch.js';

@@ -2,7 +2,7 @@
 // (which owns timeouts, retries, size caps and file:// snapshots), following the opaque
 // `meta.links.next` cursor until it is "". Envelopes are validated by parse.ts.
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import { readVultrPage, type ProviderBDocuments, type VultrCollection } from './parse.js';
 
 /** The upstream's largest page size (section 2.1); its default of 100 truncates `/plans`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { InstanceOffer } from '../../offer.js';
-import { UpstreamError } from '../../upstream-error.js';
+import type { InstanceOffer } from '../../../catalog/offers.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import { resolveRegionMap } from '../region-map.js';
 import { parseProviderBCatalog } from './parse.js';
 

@@ -14,8 +14,8 @@
 // `locations` and in `/regions`. Plans with `deploy_ondemand: false` (preemptible only) and
 // bare-metal types are left out; they are not on-demand cloud instances.
 import { HOURS_PER_MONTH, roundMicrosToCent } from '../../../catalog/money.js';
-import type { InstanceOffer, ProviderCatalog } from '../../offer.js';
-import { UpstreamError } from '../../upstream-error.js';
+import type { InstanceOffer, ProviderCatalog } from '../../../catalog/offers.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import type { RegionMapping } from '../region-map.js';
 import {
   divideRoundHalfUp,

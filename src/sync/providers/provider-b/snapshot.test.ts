@@ -2,7 +2,7 @@
 // through the real upstream client with a file:// base URL.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ProviderCatalog } from '../../offer.js';
+import type { ProviderCatalog } from '../../../catalog/offers.js';
 import { createUpstreamClient } from '../../upstream/http-upstream-client.js';
 import { createProviderBAdapter } from './adapter.js';
 

@@ -9,12 +9,12 @@ import {
   type AwsRecordedRow,
 } from '../../../../scripts/snapshots/aws-recording.js';
 import type { Ec2RegionCode } from '../../../../scripts/snapshots/provider-c-records.js';
-import type { ProviderCatalog } from '../../offer.js';
+import type { ProviderCatalog } from '../../../catalog/offers.js';
 import {
   createUpstreamClient,
   type ClosableUpstreamClient,
 } from '../../upstream/http-upstream-client.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import { createProviderCAdapter, type ProviderCAdapterOptions } from './adapter.js';
 
 const SNAPSHOT = fileURLToPath(new URL('../../../../data/snapshots/provider_c/', import.meta.url));

@@ -1,9 +1,9 @@
 // provider_c's ProviderAdapter (AWS Price List Bulk, EC2 offer files): the index chain
 // (fetch.ts), one streamed region file at a time through the worker scanner
 // (region-file-worker.ts), then the pure mapping (parse.ts).
-import type { InstanceOffer, ProviderAdapter, ProviderCatalog } from '../../offer.js';
+import type { InstanceOffer, ProviderAdapter, ProviderCatalog } from '../../../catalog/offers.js';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import { resolveRegionMap, type RegionMapOverrides } from '../region-map.js';
 import { EC2_OFFER_CODE, fetchRegionFileRefs } from './fetch.js';
 import { mapProviderCOffers } from './parse.js';

@@ -4,7 +4,7 @@
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import type { RegionMapping } from '../region-map.js';
 
 /** The offer index, relative to the base URL (`https://pricing.us-east-1.amazonaws.com`). */

@@ -2,7 +2,7 @@
 // scalar, a product, a SKU's on-demand terms) and the collector decides, parses and stores, then
 // joins products to prices at the end. Separate from the byte walking in offer-file-scanner.ts.
 import { Buffer } from 'node:buffer';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import {
   PRODUCT_PREFILTER_PATTERNS,
   classifyProduct,

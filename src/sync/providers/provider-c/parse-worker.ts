@@ -3,7 +3,7 @@
 // scanned, so the pool bounds how many chunks wait in this worker's queue. region-file-worker.ts starts it and always
 // terminates it. Under tsx/vitest this file runs as TypeScript, from dist/ as JavaScript.
 import { parentPort, workerData } from 'node:worker_threads';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import { OfferFileScanner } from './offer-file-scanner.js';
 import type { OfferFileScannerOptions } from './offer-file-scanner.js';
 import { isToWorker } from './worker-protocol.js';

@@ -5,7 +5,7 @@ import {
   decimalToMicros,
   monthlyMicrosFromHourly,
 } from '../../../catalog/money.js';
-import type { InstanceOffer } from '../../offer.js';
+import type { InstanceOffer } from '../../../catalog/offers.js';
 import { LIMITS, MAX_ID_LENGTH } from '../upstream-values.js';
 import {
   parseGpuCount,

@@ -17,7 +17,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { UpstreamClient } from '../../upstream/upstream-client.js';
-import { UpstreamError } from '../../upstream-error.js';
+import { UpstreamError } from '../../upstream/upstream-error.js';
 import type { RegionFileRef } from './fetch.js';
 import type { OfferFileScanResult, OfferFileScannerOptions } from './offer-file-scanner.js';
 import { isFromWorker } from './worker-protocol.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshProviderC } from '../../../../scripts/snapshots/provider-c.js';
-import type { ProviderCatalog } from '../../offer.js';
+import type { ProviderCatalog } from '../../../catalog/offers.js';
 import { createUpstreamClient } from '../../upstream/http-upstream-client.js';
 import { createProviderCAdapter } from './adapter.js';
 

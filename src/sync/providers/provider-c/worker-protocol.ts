@@ -1,8 +1,8 @@
 // Messages between the API thread and the offer-file parse worker (parse-worker.ts). Both sides
 // are our code, but a message still arrives as `unknown`: the guards keep a bug on one side from
 // being read as something else on the other.
-import type { UpstreamErrorCode } from '../../upstream-error.js';
-import { UPSTREAM_ERROR_CODES } from '../../upstream-error.js';
+import type { UpstreamErrorCode } from '../../upstream/upstream-error.js';
+import { UPSTREAM_ERROR_CODES } from '../../upstream/upstream-error.js';
 import type { OfferFileScanResult, OfferFileScannerOptions } from './offer-file-scanner.js';
 
 /** `workerData`: the scanner's options (plain data: they cross the thread boundary). */

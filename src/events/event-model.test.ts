@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PriceChange } from '../history/change-model.js';
-import { completedSyncMessages, failedSyncMessages, MAX_CHANGES_PER_EVENT } from './event-types.js';
+import { completedSyncMessages, failedSyncMessages, MAX_CHANGES_PER_EVENT } from './event-model.js';
 import { signMessage, verifyMessage } from './signing.js';
 
 const at = new Date(Date.UTC(2026, 0, 2));

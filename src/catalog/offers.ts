@@ -1,4 +1,7 @@
-import type { InstanceFamily, ProviderName } from '../catalog/model.js';
+// What a provider's sync produces: its offers, the catalogue they form, their provenance and
+// skip counts, and the adapter port that yields them. Providers import only the domain (ADR
+// 0018), so the port the sync orchestrator calls is declared here.
+import type { InstanceFamily, ProviderName } from './model.js';
 
 /**
  * One instance type offered in one of our regions at one price: what every provider adapter's
@@ -54,7 +57,7 @@ export type SkipCounts = Partial<Record<SkipReason, number>>;
 
 /**
  * A provider's current catalogue for our regions, ready to apply in one transaction. It speaks
- * per region (see catalog-apply.ts): the records of a region in `regionCodes` are replaced by
+ * per region (see storage/catalog-apply.ts): the records of a region in `regionCodes` are replaced by
  * its offers, those of a region in `goneRegionCodes` are removed, and those of any other region
  * of ours are kept as they were, because the upstream did not say what it holds there.
  */

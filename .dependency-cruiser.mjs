@@ -1,0 +1,129 @@
+// The one-way layers of src/ (docs/architecture.md "Layers", docs/adr/0018), checked by
+// `npm run lint` (dependency-cruiser). Every import counts, type-only ones included: a type
+// import is knowledge of the other module as much as a value import is. Colocated tests
+// (src/**/*.test.ts) belong to their folder's layer; test/ is not checked.
+
+/** The domain: records, offers, catalogues, money, queries and the in-memory index (catalog/);
+ * the money conversion of fx; and each capability's model (`*-model.ts`) and its JSON form
+ * (`*-json.ts`), pure files that storage may read and write. */
+const DOMAIN =
+  '^src/catalog/|^src/fx/(convert|rate-table|exact-decimal|currencies)\\.ts$|^src/(history|events)/[^/]+-(model|json)\\.ts$';
+
+/** The core: everything below the front ends (http, cli, mcp) and the composition root. */
+const CORE =
+  '^src/(catalog|recommend|history|events|fx|sync|health|storage|infra|observability|keys|lifecycle|providers)/';
+
+/** Front ends and the composition root, which the core never imports. */
+const ABOVE_CORE = '^src/(http|cli|mcp)/|^src/(main|services)\\.ts$';
+
+/** The API's vocabulary, shared by both front ends: the response schemas and the error codes. */
+const API_VOCABULARY = '^src/http/(schemas/|errors\\.ts$|parameter-error\\.ts$)';
+
+/** Upstream clients (HTTP and file: timeouts, retries, size caps) and their one error type. */
+const UPSTREAM = '^src/sync/upstream/';
+
+const BOTTOM = '^src/(infra|observability)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, at file level, anywhere in src/.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'core-below-front-ends',
+      comment: 'The core never imports http/, cli/, mcp/, main.ts or services.ts.',
+      severity: 'error',
+      from: { path: CORE },
+      to: { path: ABOVE_CORE },
+    },
+    {
+      name: 'core-without-fastify',
+      comment: 'The core never imports Fastify: routes call core functions, never the reverse.',
+      severity: 'error',
+      from: { path: CORE },
+      to: { path: '(^|/)node_modules/(fastify|@fastify)/' },
+    },
+    {
+      name: 'cli-not-http',
+      comment: 'The CLI calls the core directly, never the HTTP layer.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'mcp-not-http',
+      comment:
+        'The MCP server calls the core; of http/ it reads only the API vocabulary (schemas, error codes) it answers in.',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/http/', pathNot: API_VOCABULARY },
+    },
+    {
+      name: 'api-vocabulary-self-contained',
+      comment: 'The schemas and error codes import nothing else of http/ (so mcp/ stays off it).',
+      severity: 'error',
+      from: { path: API_VOCABULARY },
+      to: { path: '^src/http/', pathNot: API_VOCABULARY },
+    },
+    {
+      name: 'domain-at-the-bottom',
+      comment:
+        'The domain imports only the domain, infra and observability: never storage, a service, sync, providers or a front end.',
+      severity: 'error',
+      from: { path: DOMAIN },
+      to: { path: '^src/', pathNot: [DOMAIN, BOTTOM] },
+    },
+    {
+      name: 'storage-reads-the-domain',
+      comment:
+        'storage/ imports only the domain, infra and observability (no config: it is given options).',
+      severity: 'error',
+      from: { path: '^src/storage/' },
+      to: { path: '^src/', pathNot: ['^src/storage/', DOMAIN, BOTTOM] },
+    },
+    {
+      name: 'fx-not-sync',
+      comment:
+        'fx imports the domain, the upstream clients, infra, observability and config: never the sync service.',
+      severity: 'error',
+      from: { path: '^src/fx/' },
+      to: { path: '^src/', pathNot: ['^src/fx/', DOMAIN, UPSTREAM, BOTTOM, '^src/config\\.ts$'] },
+    },
+    {
+      name: 'providers-below-sync',
+      comment:
+        'A provider imports the domain, the upstream clients, infra, observability and config: never the sync service, storage or another capability.',
+      severity: 'error',
+      from: { path: '^src/providers/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/providers/', DOMAIN, UPSTREAM, BOTTOM, '^src/config\\.ts$'],
+      },
+    },
+    {
+      name: 'upstream-clients-self-contained',
+      comment: 'The upstream clients import only themselves, infra and observability.',
+      severity: 'error',
+      from: { path: UPSTREAM },
+      to: { path: '^src/', pathNot: [UPSTREAM, BOTTOM] },
+    },
+    {
+      name: 'infra-observability-at-the-bottom',
+      comment: 'infra/ and observability/ import nothing else of src/.',
+      severity: 'error',
+      from: { path: BOTTOM },
+      to: { path: '^src/', pathNot: BOTTOM },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^src/.*\\.d\\.ts$' },
+  },
+};

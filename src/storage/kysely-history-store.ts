@@ -1,0 +1,20 @@
+// The price history's reads (HistoryStore) over Kysely: a record's history and an `as_of` page
+// are each read in one snapshot.
+import type { Kysely } from 'kysely';
+import type { CatalogDatabase } from './catalog-schema.js';
+import type { DialectCapabilities } from './dialect-capabilities.js';
+import { selectAsOfPage, selectChanges, selectRecordHistory } from './history-queries.js';
+import type { HistoryStore } from './history-store.js';
+
+export function createHistoryStore(
+  db: () => Kysely<CatalogDatabase>,
+  caps: DialectCapabilities,
+): HistoryStore {
+  return {
+    recordHistory: (recordId, limit) =>
+      caps.snapshotTransaction(db()).execute((trx) => selectRecordHistory(trx, recordId, limit)),
+    changes: (query) => selectChanges(db(), query),
+    queryAsOf: (query, at) =>
+      caps.snapshotTransaction(db()).execute((trx) => selectAsOfPage(trx, query, at)),
+  };
+}
