@@ -1,38 +1,26 @@
 // The `city` parameter (D56) of GET /instances, /instance-types and /changes: one city slug, or
 // a comma-separated list of them. Cities select regions; the queries run on region codes.
 import { CITY_SLUGS, REGION_CODES, regionCodesInCities, type CitySlug } from './model.js';
+import { listOf } from './query-parameters.js';
 
 /** Longest list text read, in characters: every slug once, comma-joined, fits with room. */
 export const CITY_LIST_MAX_CHARS = 128;
-
-export type CityListResult =
-  | { readonly ok: true; readonly cities: readonly CitySlug[] }
-  | { readonly ok: false; readonly reason: string };
 
 export function isCitySlug(value: unknown): value is CitySlug {
   return typeof value === 'string' && (CITY_SLUGS as readonly string[]).includes(value);
 }
 
 /**
- * The cities in CITY_SLUGS order, duplicates dropped (so every spelling of one list is one
- * query and one echo). Exact and lower case like every enum (D17): no blanks, no empty items.
+ * The `city` parameter: the cities in CITY_SLUGS order, duplicates dropped (so every spelling of
+ * one list is one query and one echo). Exact and lower case like every enum (D17).
  */
-export function parseCityList(text: string): CityListResult {
-  if (text.length > CITY_LIST_MAX_CHARS) {
-    return { ok: false, reason: `must be at most ${CITY_LIST_MAX_CHARS} characters` };
-  }
-  const given = new Set<CitySlug>();
-  for (const item of text.split(',')) {
-    if (item === '') {
-      return { ok: false, reason: 'must be city slugs separated by single commas' };
-    }
-    if (!isCitySlug(item)) {
-      return { ok: false, reason: `"${item.slice(0, 40)}" is not one of the allowed values` };
-    }
-    given.add(item);
-  }
-  return { ok: true, cities: CITY_SLUGS.filter((city) => given.has(city)) };
-}
+export const CITY_FILTER = listOf({
+  allowed: CITY_SLUGS,
+  items: 'city slugs',
+  hint: 'one city, or a comma-separated list of them',
+  maxChars: CITY_LIST_MAX_CHARS,
+  order: 'allowed',
+});
 
 /**
  * D56: "with `region` (or `regions`) too, both must hold". The region codes that are in one of

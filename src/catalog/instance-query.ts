@@ -3,11 +3,25 @@
 import type { InstanceFilter, InstanceQuery, SortColumn } from './record-query.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
 import { currenciesOf, type LoadedRates } from '../fx/rate-table.js';
-import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from './money.js';
-import { CITY_SLUGS, INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from './model.js';
+import { microsToDollars } from './money.js';
+import { INSTANCE_FAMILIES, PROVIDER_NAMES } from './model.js';
 import type { CitySlug } from './model.js';
-import { parseCityList, regionsWithinCities } from './city-list.js';
-import { parseRegionList } from './region-list.js';
+import { CITY_FILTER, regionsWithinCities } from './city-list.js';
+import { REGION_FILTER } from './region-list.js';
+import {
+  attempt,
+  boolean,
+  decimal,
+  int,
+  money,
+  oneOf,
+  readParameter,
+  readParameters,
+  requireNotAbove,
+  text,
+  type Parsed,
+  type RawQuery,
+} from './query-parameters.js';
 import { foldAsciiCase, SEARCH_MAX_CHARS } from './text-search.js';
 
 export const SORT_FIELDS = [
@@ -64,14 +78,6 @@ export const FILTER_PARAMETERS = [
 type FilterParameter = (typeof FILTER_PARAMETERS)[number];
 export type FiltersApplied = Partial<Record<FilterParameter, string | number | boolean>>;
 
-export interface ParameterProblem {
-  readonly parameter: string;
-  /** The value as sent (a string, or the list when the parameter was repeated). */
-  readonly value: unknown;
-  readonly reason: string;
-  readonly allowed?: readonly string[];
-}
-
 export interface ParsedInstanceQuery {
   readonly query: InstanceQuery;
   /** Prices in the requested currency (D43); USD by default. */
@@ -86,153 +92,35 @@ export interface ParsedInstanceQuery {
   readonly cacheKey: string;
 }
 
-export type ParseResult =
-  | { readonly ok: true; readonly value: ParsedInstanceQuery }
-  | { readonly ok: false; readonly problem: ParameterProblem };
-
-const WHOLE = /^\d+$/;
-const DECIMAL = /^\d+(?:\.\d+)?$/;
-
-class Problem extends Error {
-  constructor(readonly problem: ParameterProblem) {
-    super(problem.reason);
-  }
-}
-
-type Raw = Readonly<Record<string, unknown>>;
-
-function single(raw: Raw, name: string): string | undefined {
-  const value = raw[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') {
-    throw new Problem({ parameter: name, value, reason: 'must be given at most once' });
-  }
-  return value;
-}
-
-function integer(raw: Raw, name: string, min: number, max: number): number | undefined {
-  const text = single(raw, name);
-  if (text === undefined) return undefined;
-  if (!WHOLE.test(text)) {
-    throw new Problem({ parameter: name, value: text, reason: 'must be a whole number' });
-  }
-  const value = Number(text);
-  if (value < min || value > max) {
-    throw new Problem({ parameter: name, value: text, reason: `must be from ${min} to ${max}` });
-  }
-  return value;
-}
-
-/** Finite, >= 0, plain decimal notation; bounded so that x 1024 or x 1e6 stays exact. */
-function decimal(raw: Raw, name: string): number | undefined {
-  const text = single(raw, name);
-  if (text === undefined) return undefined;
-  if (!DECIMAL.test(text) || text.length > 20 || Number(text) > 1e9) {
-    throw new Problem({
-      parameter: name,
-      value: text,
-      reason: 'must be a non-negative decimal number no greater than 1000000000',
-    });
-  }
-  return Number(text);
-}
-
-/** A money bound in micro-dollars, by the one money parser (money.ts parseMoneyBound). */
-function money(raw: Raw, name: string): number | undefined {
-  const text = single(raw, name);
-  if (text === undefined) return undefined;
-  const micros = parseMoneyBound(text);
-  if (micros === null) {
-    throw new Problem({
-      parameter: name,
-      value: text,
-      reason: `must be a non-negative decimal number no greater than ${MAX_CLIENT_DOLLARS}`,
-    });
-  }
-  return micros;
-}
-
-function oneOf<T extends string>(raw: Raw, name: string, allowed: readonly T[]): T | undefined {
-  const text = single(raw, name);
-  if (text === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(text)) {
-    throw new Problem({
-      parameter: name,
-      value: text,
-      reason: 'is not one of the allowed values',
-      allowed,
-    });
-  }
-  return text as T;
-}
-
-function notAbove(
-  min: number | undefined,
-  max: number | undefined,
-  minName: string,
-  maxName: string,
-  raw: Raw,
-) {
-  if (min !== undefined && max !== undefined && min > max) {
-    throw new Problem({
-      parameter: minName,
-      value: raw[minName],
-      reason: `must not be greater than ${maxName}`,
-    });
-  }
-}
-
-/**
- * `region`: one code exactly as D17 has it, or (extension D53) a comma-separated list of codes.
- * The codes the query runs with, in REGION_CODES order (so every spelling of one list is one
- * query and one echo).
- */
-function regionFilter(raw: Raw): readonly string[] | undefined {
-  const text = single(raw, 'region');
-  if (text === undefined) return undefined;
-  if (!text.includes(',')) return [oneOf(raw, 'region', REGION_CODES)!];
-  const parsed = parseRegionList(text);
-  if (!parsed.ok) {
-    throw new Problem({
-      parameter: 'region',
-      value: text,
-      reason: `${parsed.reason} (one region code, or a comma-separated list of them)`,
-      allowed: REGION_CODES,
-    });
-  }
-  return REGION_CODES.filter((code) => parsed.codes.includes(code));
-}
-
-/** `city` (D56): one slug or a comma-separated list, in CITY_SLUGS order. */
-function cityFilter(raw: Raw): readonly CitySlug[] | undefined {
-  const text = single(raw, 'city');
-  if (text === undefined) return undefined;
-  const parsed = parseCityList(text);
-  if (!parsed.ok) {
-    throw new Problem({
-      parameter: 'city',
-      value: text,
-      reason: `${parsed.reason} (one city, or a comma-separated list of them)`,
-      allowed: CITY_SLUGS,
-    });
-  }
-  return parsed.cities;
-}
+export type ParseResult = Parsed<ParsedInstanceQuery>;
 
 /** `q` (extension D54): 1 to SEARCH_MAX_CHARS printable characters, ASCII case folded. */
-function searchText(raw: Raw): string | undefined {
-  const text = single(raw, 'q');
-  if (text === undefined) return undefined;
+function searchText(text: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   if (text.length === 0 || text.length > SEARCH_MAX_CHARS || /[\u0000-\u001f\u007f]/.test(text)) {
-    throw new Problem({
-      parameter: 'q',
-      value: text,
-      reason: `must be 1 to ${SEARCH_MAX_CHARS} characters without control characters`,
-    });
+    return undefined;
   }
   return foldAsciiCase(text);
 }
+
+/** The parameters of GET /instances up to `order`, in the order they are checked. */
+const INSTANCE_PARAMETERS = {
+  provider: oneOf(PROVIDER_NAMES),
+  region: REGION_FILTER,
+  city: CITY_FILTER,
+  q: text(searchText, `must be 1 to ${SEARCH_MAX_CHARS} characters without control characters`),
+  min_vcpu: int(0, 1_000_000),
+  max_vcpu: int(0, 1_000_000),
+  min_memory_gb: decimal,
+  max_memory_gb: decimal,
+  max_price: money,
+  instance_family: oneOf(INSTANCE_FAMILIES),
+  has_gpu: boolean,
+  sort_by: oneOf(SORT_FIELDS),
+  order: oneOf(['asc', 'desc'] as const),
+};
+const OFFSET = int(0, MAX_OFFSET);
+const LIMITS = new Map([MAX_LIMIT, CSV_MAX_LIMIT].map((max) => [max, int(1, max)]));
 
 /** The filter's fields in a fixed (name) order, whatever order they were set in. */
 function filterKeyParts(filter: InstanceFilter): [string, unknown][] {
@@ -249,44 +137,39 @@ export interface ParseOptions {
 }
 
 export function parseInstanceQuery(
-  raw: Raw,
+  raw: RawQuery,
   rates?: LoadedRates,
   options: ParseOptions = {},
 ): ParseResult {
-  try {
-    return { ok: true, value: parse(raw, rates, options.maxLimit ?? MAX_LIMIT) };
-  } catch (error) {
-    if (error instanceof Problem) return { ok: false, problem: error.problem };
-    throw error;
-  }
+  return attempt(() => parse(raw, rates, options.maxLimit ?? MAX_LIMIT));
 }
 
-function parse(raw: Raw, rates: LoadedRates | undefined, maxLimit: number): ParsedInstanceQuery {
-  const provider = oneOf(raw, 'provider', PROVIDER_NAMES);
-  const regionsGiven = regionFilter(raw);
-  const cities = cityFilter(raw);
+function parse(
+  raw: RawQuery,
+  rates: LoadedRates | undefined,
+  maxLimit: number,
+): ParsedInstanceQuery {
+  const given = readParameters(raw, INSTANCE_PARAMETERS);
+  const { provider, city: cities, q: search, min_vcpu: minVcpu, max_vcpu: maxVcpu } = given;
+  const { min_memory_gb: minMemoryGb, max_memory_gb: maxMemoryGb } = given;
+  const { max_price: maxPriceMicros, instance_family: family, has_gpu: hasGpu } = given;
+  const regionsGiven = given.region;
   // D56: with both, a record's region must be listed and in a listed city; none may be left.
   const regions = cities === undefined ? regionsGiven : regionsWithinCities(cities, regionsGiven);
   const region = regions?.length === 1 ? regions[0] : undefined;
   const regionList = regions !== undefined && regions.length !== 1 ? regions : undefined;
-  const text = searchText(raw);
-  const minVcpu = integer(raw, 'min_vcpu', 0, 1_000_000);
-  const maxVcpu = integer(raw, 'max_vcpu', 0, 1_000_000);
-  const minMemoryGb = decimal(raw, 'min_memory_gb');
-  const maxMemoryGb = decimal(raw, 'max_memory_gb');
-  const maxPriceMicros = money(raw, 'max_price');
-  const family = oneOf(raw, 'instance_family', INSTANCE_FAMILIES);
-  const hasGpuText = oneOf(raw, 'has_gpu', ['true', 'false'] as const);
-  const sortBy = oneOf(raw, 'sort_by', SORT_FIELDS);
-  const order = oneOf(raw, 'order', ['asc', 'desc'] as const) ?? 'asc';
-  const limit = integer(raw, 'limit', 1, maxLimit) ?? DEFAULT_LIMIT;
-  const offset = integer(raw, 'offset', 0, MAX_OFFSET) ?? 0;
-  const currency = oneOf(raw, 'currency', currenciesOf(rates)) ?? 'USD';
+  const order = given.order ?? 'asc';
+  const limit = readParameter(raw, 'limit', LIMITS.get(maxLimit) ?? int(1, maxLimit));
+  const offset = readParameter(raw, 'offset', OFFSET) ?? 0;
+  const currency = readParameter(raw, 'currency', oneOf(currenciesOf(rates))) ?? 'USD';
   const prices = moneyView(rates, currency);
-  notAbove(minVcpu, maxVcpu, 'min_vcpu', 'max_vcpu', raw);
-  notAbove(minMemoryGb, maxMemoryGb, 'min_memory_gb', 'max_memory_gb', raw);
+  requireNotAbove(raw, { name: 'min_vcpu', value: minVcpu }, { name: 'max_vcpu', value: maxVcpu });
+  requireNotAbove(
+    raw,
+    { name: 'min_memory_gb', value: minMemoryGb },
+    { name: 'max_memory_gb', value: maxMemoryGb },
+  );
 
-  const hasGpu = hasGpuText === undefined ? undefined : hasGpuText === 'true';
   const applied: Record<FilterParameter, string | number | boolean | undefined> = {
     provider,
     region: regionsGiven?.join(','),
@@ -299,7 +182,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined, maxLimit: number): Pars
     max_price: maxPriceMicros === undefined ? undefined : microsToDollars(maxPriceMicros),
     instance_family: family,
     has_gpu: hasGpu,
-    q: text,
+    q: search,
   };
   const filtersApplied: FiltersApplied = {};
   for (const name of FILTER_PARAMETERS) {
@@ -328,10 +211,10 @@ function parse(raw: Raw, rates: LoadedRates | undefined, maxLimit: number): Pars
     }),
     ...(family !== undefined && { family }),
     ...(hasGpu !== undefined && { hasGpu }),
-    ...(text !== undefined && { text }),
+    ...(search !== undefined && { text: search }),
   };
-  const sort = SORT_COLUMN[sortBy ?? 'monthly_price'];
-  const query: InstanceQuery = { filter, sort, order, limit, offset };
+  const sort = SORT_COLUMN[given.sort_by ?? 'monthly_price'];
+  const query: InstanceQuery = { filter, sort, order, limit: limit ?? DEFAULT_LIMIT, offset };
   // Built from the query itself (the filter the store runs), so two requests share a cache entry
   // only when they run the same query, whatever their spelling.
   // The currency too: the same filter in two currencies is two different answers.
@@ -341,7 +224,7 @@ function parse(raw: Raw, rates: LoadedRates | undefined, maxLimit: number): Pars
     filterKeyParts(filter),
     sort,
     order,
-    limit,
+    query.limit,
     offset,
     currency,
     ...(cities === undefined ? [] : [filtersApplied.region ?? null, filtersApplied.city]),

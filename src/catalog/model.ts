@@ -14,6 +14,15 @@ export const VENDOR_NAMES: Readonly<Record<ProviderName, string>> = Object.freez
   provider_c: 'AWS',
 });
 
+/**
+ * What a provider calls the network block storage it sells apart from an instance, where it has
+ * one: a record without local storage (`field_notes.storage_gb` `not_included`) runs on it, and
+ * a client can say so (GET /regions `providers`, the web UI's "EBS only").
+ */
+export const BLOCK_STORAGE_NAMES: Readonly<Partial<Record<ProviderName, string>>> = Object.freeze({
+  provider_c: 'EBS',
+});
+
 export const INSTANCE_FAMILIES = ['general', 'compute', 'memory', 'storage', 'gpu'] as const;
 export type InstanceFamily = (typeof INSTANCE_FAMILIES)[number];
 

@@ -1,31 +1,30 @@
 // Comma-separated lists of region codes: `regions` of /instance-types (D46) and `region` of
 // /instances (our extension D53, which keeps a single code meaning what it always meant).
 import { REGION_CODES } from './model.js';
+import { listOf } from './query-parameters.js';
 
 /** Longest list text read, in characters: every code once, comma-joined, fits with room. */
 export const REGION_LIST_MAX_CHARS = 256;
 
-export type RegionListResult =
-  | { readonly ok: true; readonly codes: readonly string[] }
-  | { readonly ok: false; readonly reason: string };
-
 /**
- * Codes in the order given, duplicates dropped. Exact and lower case like `region` (D17): no
- * blanks, no empty items (`icn,,nrt`, a trailing comma), every item one of REGION_CODES.
+ * `region` of /instances and /changes-style filters: one code exactly as D17 has it (an unknown
+ * one names the allowed codes), or a list of codes; in REGION_CODES order, so every spelling of
+ * one list is one query and one echo.
  */
-export function parseRegionList(text: string): RegionListResult {
-  if (text.length > REGION_LIST_MAX_CHARS) {
-    return { ok: false, reason: `must be at most ${REGION_LIST_MAX_CHARS} characters` };
-  }
-  const codes: string[] = [];
-  for (const item of text.split(',')) {
-    if (item === '') {
-      return { ok: false, reason: 'must be region codes separated by single commas' };
-    }
-    if (!REGION_CODES.includes(item)) {
-      return { ok: false, reason: `"${item.slice(0, 40)}" is not one of the allowed values` };
-    }
-    if (!codes.includes(item)) codes.push(item);
-  }
-  return { ok: true, codes };
-}
+export const REGION_FILTER = listOf({
+  allowed: REGION_CODES,
+  items: 'region codes',
+  hint: 'one region code, or a comma-separated list of them',
+  maxChars: REGION_LIST_MAX_CHARS,
+  order: 'allowed',
+  loneItemAsEnum: true,
+});
+
+/** `regions` of /instance-types: the codes in the order given (the order of the columns). */
+export const REGION_COLUMNS = listOf({
+  allowed: REGION_CODES,
+  items: 'region codes',
+  hint: 'a comma-separated list of region codes',
+  maxChars: REGION_LIST_MAX_CHARS,
+  order: 'given',
+});

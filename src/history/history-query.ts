@@ -1,10 +1,20 @@
 // Query parsing for the history endpoints (D39 to D41): raw query-string values in, typed
 // queries or a parameter problem (D17's vocabulary) out.
-import type { ParameterProblem } from '../catalog/instance-query.js';
-import { parseCityList, regionsWithinCities } from '../catalog/city-list.js';
-import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES, type ProviderName } from '../catalog/model.js';
+import { CITY_FILTER, regionsWithinCities } from '../catalog/city-list.js';
+import { PROVIDER_NAMES, REGION_CODES } from '../catalog/model.js';
+import {
+  attempt,
+  int,
+  oneOf,
+  ParameterError,
+  readParameter,
+  readParameters,
+  text,
+  type Parsed,
+  type RawQuery,
+} from '../catalog/query-parameters.js';
 import type { ChangeCursor, ChangeQuery } from '../storage/history-store.js';
-import { CHANGE_KINDS, type ChangeKind } from './change-model.js';
+import { CHANGE_KINDS } from './change-model.js';
 
 export const CHANGES_DEFAULT_LIMIT = 100;
 export const CHANGES_MAX_LIMIT = 500;
@@ -12,36 +22,6 @@ export const CHANGES_MAX_LIMIT = 500;
 export const CHANGES_DEFAULT_WINDOW_MS = 7 * 24 * 3_600_000;
 /** Periods a /history answer holds at most: the newest ones (bounded memory per request). */
 export const HISTORY_MAX_PERIODS = 1_000;
-
-export type Parsed<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly problem: ParameterProblem };
-
-type Raw = Readonly<Record<string, unknown>>;
-
-class Problem extends Error {
-  constructor(readonly problem: ParameterProblem) {
-    super(problem.reason);
-  }
-}
-
-function attempt<T>(parse: () => T): Parsed<T> {
-  try {
-    return { ok: true, value: parse() };
-  } catch (error) {
-    if (error instanceof Problem) return { ok: false, problem: error.problem };
-    throw error;
-  }
-}
-
-function single(raw: Raw, name: string): string | undefined {
-  const value = raw[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') {
-    throw new Problem({ parameter: name, value, reason: 'must be given at most once' });
-  }
-  return value;
-}
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
@@ -71,51 +51,10 @@ export function parseInstant(text: string): Date | undefined {
   return Number.isFinite(ms) ? new Date(ms) : undefined;
 }
 
-function instant(raw: Raw, name: string): Date | undefined {
-  const text = single(raw, name);
-  if (text === undefined) return undefined;
-  const value = parseInstant(text);
-  if (value === undefined) {
-    throw new Problem({
-      parameter: name,
-      value: text,
-      reason:
-        'must be an ISO 8601 date (2026-01-31) or date-time with a zone (2026-01-31T12:00:00Z)',
-    });
-  }
-  return value;
-}
-
-function oneOf<T extends string>(raw: Raw, name: string, allowed: readonly T[]): T | undefined {
-  const text = single(raw, name);
-  if (text === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(text)) {
-    throw new Problem({
-      parameter: name,
-      value: text,
-      reason: 'is not one of the allowed values',
-      allowed,
-    });
-  }
-  return text as T;
-}
-
-function limitOf(raw: Raw): number {
-  const text = single(raw, 'limit');
-  if (text === undefined) return CHANGES_DEFAULT_LIMIT;
-  if (!/^\d+$/.test(text)) {
-    throw new Problem({ parameter: 'limit', value: text, reason: 'must be a whole number' });
-  }
-  const value = Number(text);
-  if (value < 1 || value > CHANGES_MAX_LIMIT) {
-    throw new Problem({
-      parameter: 'limit',
-      value: text,
-      reason: `must be from 1 to ${CHANGES_MAX_LIMIT}`,
-    });
-  }
-  return value;
-}
+const INSTANT = text(
+  parseInstant,
+  'must be an ISO 8601 date (2026-01-31) or date-time with a zone (2026-01-31T12:00:00Z)',
+);
 
 /**
  * The cursor is opaque to clients: base64url of `v<catalogue version>.<id>`, the position of
@@ -138,36 +77,26 @@ export function decodeCursor(text: string): ChangeCursor | undefined {
   return match[1] === 'v' ? { version: first, id } : { id };
 }
 
+/** The parameters of GET /changes (D40) but `currency`, in the order they are checked. */
+const CHANGES_PARAMETERS = {
+  since: INSTANT,
+  until: INSTANT,
+  provider: oneOf(PROVIDER_NAMES),
+  region: oneOf(REGION_CODES),
+  city: CITY_FILTER,
+  kind: oneOf(CHANGE_KINDS),
+  limit: int(1, CHANGES_MAX_LIMIT),
+  cursor: text(decodeCursor, 'is not a cursor this API returned (use next_cursor as given)'),
+};
+
 /** GET /changes (D40); `now` places the default window. */
-export function parseChangesQuery(raw: Raw, now: Date): Parsed<ChangeQuery> {
+export function parseChangesQuery(raw: RawQuery, now: Date): Parsed<ChangeQuery> {
   return attempt(() => {
-    const since = instant(raw, 'since') ?? new Date(now.getTime() - CHANGES_DEFAULT_WINDOW_MS);
-    const until = instant(raw, 'until');
-    const provider: ProviderName | undefined = oneOf(raw, 'provider', PROVIDER_NAMES);
-    const region = oneOf(raw, 'region', REGION_CODES);
-    const cityText = single(raw, 'city');
-    const cities = cityText === undefined ? undefined : parseCityList(cityText);
-    if (cities !== undefined && !cities.ok) {
-      throw new Problem({
-        parameter: 'city',
-        value: cityText,
-        reason: `${cities.reason} (one city, or a comma-separated list of them)`,
-        allowed: CITY_SLUGS,
-      });
-    }
-    const kind: ChangeKind | undefined = oneOf(raw, 'kind', CHANGE_KINDS);
-    const limit = limitOf(raw);
-    const cursorText = single(raw, 'cursor');
-    const after = cursorText === undefined ? undefined : decodeCursor(cursorText);
-    if (cursorText !== undefined && after === undefined) {
-      throw new Problem({
-        parameter: 'cursor',
-        value: cursorText,
-        reason: 'is not a cursor this API returned (use next_cursor as given)',
-      });
-    }
+    const given = readParameters(raw, CHANGES_PARAMETERS);
+    const since = given.since ?? new Date(now.getTime() - CHANGES_DEFAULT_WINDOW_MS);
+    const { until, provider, region, city: cities, kind, cursor: after } = given;
     if (until !== undefined && until.getTime() < since.getTime()) {
-      throw new Problem({
+      throw new ParameterError({
         parameter: 'since',
         value: raw['since'] ?? since.toISOString(),
         reason: 'must not be later than until',
@@ -175,18 +104,13 @@ export function parseChangesQuery(raw: Raw, now: Date): Parsed<ChangeQuery> {
     }
     return {
       since,
-      limit,
+      limit: given.limit ?? CHANGES_DEFAULT_LIMIT,
       ...(until !== undefined && { until }),
       ...(provider !== undefined && { provider }),
       // D56: a city is its regions; with `region` too, both must hold (maybe none).
       ...(cities === undefined
         ? region !== undefined && { region }
-        : {
-            regions: regionsWithinCities(
-              cities.cities,
-              region === undefined ? undefined : [region],
-            ),
-          }),
+        : { regions: regionsWithinCities(cities, region === undefined ? undefined : [region]) }),
       ...(kind !== undefined && { kind }),
       ...(after !== undefined && { after }),
     };
@@ -197,11 +121,11 @@ export function parseChangesQuery(raw: Raw, now: Date): Parsed<ChangeQuery> {
  * `as_of` of GET /instances (D41): undefined when absent. A time after `now` is refused: the
  * catalogue of the future is not known.
  */
-export function parseAsOf(raw: Raw, now: Date): Parsed<Date | undefined> {
+export function parseAsOf(raw: RawQuery, now: Date): Parsed<Date | undefined> {
   return attempt(() => {
-    const at = instant(raw, 'as_of');
+    const at = readParameter(raw, 'as_of', INSTANT);
     if (at !== undefined && at.getTime() > now.getTime()) {
-      throw new Problem({
+      throw new ParameterError({
         parameter: 'as_of',
         value: raw['as_of'],
         reason: 'must not be in the future',
@@ -211,16 +135,12 @@ export function parseAsOf(raw: Raw, now: Date): Parsed<Date | undefined> {
   });
 }
 
+const RECORD_ID = text(
+  (id) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined),
+  'must be a positive whole number',
+);
+
 /** The `{id}` of /instances/{id}/history: a positive whole number (D39). */
-export function parseRecordId(text: string): Parsed<number> {
-  return attempt(() => {
-    if (!/^[1-9]\d{0,14}$/.test(text)) {
-      throw new Problem({
-        parameter: 'id',
-        value: text,
-        reason: 'must be a positive whole number',
-      });
-    }
-    return Number(text);
-  });
+export function parseRecordId(id: string): Parsed<number> {
+  return attempt(() => readParameter({ id }, 'id', RECORD_ID)!);
 }

@@ -1,5 +1,5 @@
 import { echoValue } from '../catalog/echo-value.js';
-import type { ParameterProblem } from '../catalog/instance-query.js';
+import type { ParameterProblem } from '../catalog/query-parameters.js';
 import { AppError } from './errors.js';
 
 /** 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]} (D17, D17a). */

@@ -1,6 +1,11 @@
 // Which representation of GET /instances a request wants (D47): `format` decides when given
 // (json or csv); otherwise the Accept header, and CSV only when the client prefers it.
-import type { ParameterProblem } from '../catalog/instance-query.js';
+import {
+  attempt,
+  oneOf,
+  readParameter,
+  type ParameterProblem,
+} from '../catalog/query-parameters.js';
 
 export const RESPONSE_FORMATS = ['json', 'csv'] as const;
 export type ResponseFormat = (typeof RESPONSE_FORMATS)[number];
@@ -45,26 +50,9 @@ function quality(ranges: readonly MediaRange[], type: string): number {
  * and the client rates it above application/json (a tie, `*` or no Accept: JSON, the default).
  */
 export function responseFormat(format: unknown, accept: string | undefined): FormatResult {
-  if (format !== undefined) {
-    if (typeof format !== 'string') {
-      return {
-        ok: false,
-        problem: { parameter: 'format', value: format, reason: 'must be given at most once' },
-      };
-    }
-    if (!(RESPONSE_FORMATS as readonly string[]).includes(format)) {
-      return {
-        ok: false,
-        problem: {
-          parameter: 'format',
-          value: format,
-          reason: 'is not one of the allowed values',
-          allowed: RESPONSE_FORMATS,
-        },
-      };
-    }
-    return { ok: true, format: format as ResponseFormat };
-  }
+  const given = attempt(() => readParameter({ format }, 'format', oneOf(RESPONSE_FORMATS)));
+  if (!given.ok) return given;
+  if (given.value !== undefined) return { ok: true, format: given.value };
   if (accept === undefined || !accept.toLowerCase().includes('text/csv')) {
     return { ok: true, format: 'json' };
   }

@@ -1,7 +1,7 @@
 // What a tool is, what it needs, and what it answers: the shared vocabulary of src/mcp/.
 import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
 import type { InstanceListing } from '../catalog/instance-listing.js';
-import type { ParameterProblem } from '../catalog/instance-query.js';
+import type { ParameterProblem } from '../catalog/query-parameters.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { Config } from '../config.js';
 import type { ExchangeRateService } from '../fx/exchange-rates.js';

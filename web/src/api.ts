@@ -1,5 +1,6 @@
 // Every data call the page makes: the public API with X-API-Key, nothing else. Errors come back
 // as ApiError with the envelope's code and message; a 401 also tells the app to ask for a key.
+import type { components } from './api-types';
 import { getKey } from './key';
 
 export class ApiError extends Error {
@@ -23,10 +24,14 @@ export function onUnauthorized(listener: Listener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/**
+ * A body as read: the API's envelope (its error part is the document's ErrorEnvelope), or
+ * anything else (a proxy's page), so every field is optional.
+ */
 interface Envelope {
   success?: boolean;
   data?: unknown;
-  error?: { code?: string; message?: string; details?: { retry_after?: number } };
+  error?: Partial<components['schemas']['ErrorEnvelope']['error']>;
 }
 
 async function request(path: string, init: RequestInit = {}): Promise<Response> {
@@ -47,8 +52,13 @@ async function request(path: string, init: RequestInit = {}): Promise<Response> 
     // Not our envelope (a proxy's page): fall through to a generic message.
   }
   const header = Number(response.headers.get('retry-after'));
+  const detail = body.error?.details?.['retry_after'];
   const retryAfter =
-    Number.isFinite(header) && header > 0 ? header : body.error?.details?.retry_after;
+    Number.isFinite(header) && header > 0
+      ? header
+      : typeof detail === 'number'
+        ? detail
+        : undefined;
   const error = new ApiError(
     response.status,
     body.error?.code ?? `HTTP_${response.status}`,

@@ -2,14 +2,21 @@
 // ("EBS only", "not published", "—"), with the reason as a tooltip and for screen readers, and
 // is never a number to compare against.
 import type { InstanceRecord } from './model';
+import { blockStorageOf } from './places';
 
-export type NotedField = 'storage_gb' | 'transfer_tb' | 'network_speed_gbps';
+export type NotedField = keyof InstanceRecord['field_notes'];
 
 export interface CellNote {
   /** What the cell shows instead of the number. */
   readonly text: string;
   /** Why, in a sentence (tooltip, and read out after the text). */
   readonly reason: string;
+}
+
+/** "EBS only": the provider's own name for the block storage it sells apart (GET /regions). */
+function blockStorageText(provider: string): string {
+  const name = blockStorageOf(provider);
+  return name === undefined ? 'none included' : `${name} only`;
 }
 
 export function cellNote(r: InstanceRecord, field: NotedField): CellNote | undefined {
@@ -23,7 +30,7 @@ export function cellNote(r: InstanceRecord, field: NotedField): CellNote | undef
   }
   if (field === 'storage_gb') {
     return {
-      text: r.provider.name === 'provider_c' ? 'EBS only' : 'none included',
+      text: blockStorageText(r.provider.name),
       reason: 'No local disk: network block storage is billed separately.',
     };
   }

@@ -1,7 +1,8 @@
 // D57: a provider whose figures are stale (/health data_source.stale) is named, with the date its
 // prices were observed, above every view, so no price is read without knowing its age.
 import { count } from './format';
-import { PROVIDER_LABEL, type HealthReport } from './model';
+import type { HealthReport } from './model';
+import { providerLabel } from './places';
 import { useApi } from './use-api';
 
 /** `2024-02-21` from an ISO date-time: the day is what matters here. */
@@ -22,7 +23,7 @@ export function StaleNotice() {
         {stale.map((p, i) => (
           <span key={p.name}>
             {i > 0 && (i === stale.length - 1 ? ' and ' : ', ')}
-            {PROVIDER_LABEL[p.name] ?? p.name} prices were observed on{' '}
+            {providerLabel(p.name)} prices were observed on{' '}
             <time dateTime={p.data_source!.observed_at}>{day(p.data_source!.observed_at)}</time> (
             {count.format(p.data_source!.age_days ?? 0)} days ago)
           </span>

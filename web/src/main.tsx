@@ -8,6 +8,7 @@ import { followLink, hrefFor, useParams } from './url-state';
 import { InstancesView } from './views/instances';
 import { lazyView } from './lazy-view';
 import { StaleNotice } from './freshness';
+import { usePlaces } from './places';
 import './styles.css';
 
 // The instances view is the landing page and comes with the first script; every other view is
@@ -54,6 +55,7 @@ function App() {
   const [hasKey, setHasKey] = useState(getKey() !== undefined);
   const [refused, setRefused] = useState(false);
   const [generation, setGeneration] = useState(0);
+  usePlaces(hasKey ? generation : undefined);
   useEffect(
     () =>
       onUnauthorized(() => {

@@ -30,6 +30,17 @@ const City = Type.Object({
   ),
 });
 
+const Provider = Type.Object({
+  name: StringEnum(PROVIDER_NAMES),
+  display_name: Type.String({
+    description: 'D55: the name people know it by (configuration may change it).',
+  }),
+  block_storage: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'What the provider calls the network block storage it sells apart (e.g. EBS): a record without local storage (field_notes.storage_gb `not_included`) runs on it. null when it has none apart.',
+  }),
+});
+
 export const RegionsResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
@@ -38,6 +49,9 @@ export const RegionsResponse = Type.Object({
     }),
     cities: Type.Array(City, {
       description: 'Every city: tokyo, seoul, osaka, singapore, hong-kong, in this order.',
+    }),
+    providers: Type.Array(Provider, {
+      description: 'Extension: every provider, in the order of their names, with its display name.',
     }),
   }),
 });
@@ -76,6 +90,11 @@ export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
           { provider: 'provider_c', region_code: 'ap-northeast-1' },
         ],
       },
+    ],
+    providers: [
+      { name: 'provider_a', display_name: 'Linode', block_storage: null },
+      { name: 'provider_b', display_name: 'Vultr', block_storage: null },
+      { name: 'provider_c', display_name: 'AWS', block_storage: 'EBS' },
     ],
   },
 };

@@ -2,14 +2,8 @@
 // (D50): the cursor of each page is a history entry, so Back returns to the page before.
 import { ErrorMessage, Link, Status } from '../components';
 import { count, dateTime, money, percent } from '../format';
-import {
-  CHANGE_KIND_LABEL,
-  CHANGE_KINDS,
-  PROVIDER_LABEL,
-  REGIONS,
-  regionLabel,
-  type ChangesData,
-} from '../model';
+import { CHANGE_KIND_LABEL, CHANGE_KINDS, type ChangesData } from '../model';
+import { cityName, providerLabel, regionLabel, regions } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { displayOf } from './instances';
@@ -75,13 +69,15 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
           id="c-region"
           label="Region"
           value={get('region')}
-          options={REGIONS.filter((r) => provider === '' || r.provider === provider).map(
-            (r) =>
-              [
-                r.code,
-                `${r.city}, ${r.country} · ${PROVIDER_LABEL[r.provider]} (${r.code})`,
-              ] as const,
-          )}
+          options={regions()
+            .filter((r) => provider === '' || r.provider === provider)
+            .map(
+              (r) =>
+                [
+                  r.region_code,
+                  `${cityName(r.city)}, ${r.country_code} · ${providerLabel(r.provider)} (${r.region_code})`,
+                ] as const,
+            )}
           onChange={(v) => setFilter('region', v)}
         />
         <div class="field">
@@ -158,7 +154,7 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
                         : `${c.instance.instance_name} (${c.instance.instance_id})`}
                     </Link>
                   </th>
-                  <td>{PROVIDER_LABEL[c.instance.provider] ?? c.instance.provider}</td>
+                  <td>{providerLabel(c.instance.provider)}</td>
                   <td>{regionLabel(c.instance.region_code)}</td>
                   <td class="num">{c.old === null ? '—' : money(c.old.monthly_price, currency)}</td>
                   <td class="num">{c.new === null ? '—' : money(c.new.monthly_price, currency)}</td>

@@ -1,8 +1,8 @@
 // The instances filters: each control reads its value from the URL and writes it back (D50), typed
 // numbers after a 300 ms pause so each keystroke is not a request and a history entry.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { cityName, FAMILIES, PROVIDER_LABEL, regionLabel, type RegionsData } from '../model';
-import { useApi } from '../use-api';
+import { FAMILIES } from '../model';
+import { cityName, placesAnswer, providerLabel, regionLabel } from '../places';
 import { navigate } from '../url-state';
 import { FilterForm, type Options, providerOptions, SelectField } from './table-parts';
 
@@ -15,7 +15,7 @@ export interface FilterDef {
 
 export const FILTERS: readonly FilterDef[] = [
   { param: 'q', label: 'Name contains', chip: (v) => `“${v}”` },
-  { param: 'provider', label: 'Provider', chip: (v) => PROVIDER_LABEL[v] ?? v },
+  { param: 'provider', label: 'Provider', chip: providerLabel },
   { param: 'city', label: 'City', chip: (v) => v.split(',').map(cityName).join(', ') },
   {
     param: 'region',
@@ -186,14 +186,12 @@ document.addEventListener('click', (event) => {
 
 /**
  * Places by city (D56: `city=tokyo,seoul`): one "Tokyo" whatever the providers call their
- * regions there. The cities and their providers come from GET /regions, asked when the menu
- * first opens; with a provider chosen, only its cities are offered.
+ * regions there. The cities and their providers come from GET /regions (places.ts); with a provider chosen, only its cities are offered.
  */
 function CityPicker({ value, provider }: { value: string; provider: string }) {
   const chosen = value === '' ? [] : value.split(',');
   const [open, setOpen] = useState(false);
-  const [asked, setAsked] = useState(false);
-  const places = useApi<RegionsData>(asked ? '/regions' : null);
+  const places = placesAnswer();
   const cities = (places.data?.cities ?? []).filter(
     (c) => provider === '' || c.regions.some((r) => r.provider === provider),
   );
@@ -218,7 +216,6 @@ function CityPicker({ value, provider }: { value: string; provider: string }) {
         open={open}
         onToggle={(e) => {
           setOpen(e.currentTarget.open);
-          if (e.currentTarget.open) setAsked(true);
         }}
         onKeyDown={closeOnEscape}
         onFocusOut={closeOnFocusOut}
@@ -238,7 +235,7 @@ function CityPicker({ value, provider }: { value: string; provider: string }) {
                 <span>
                   {c.name}, {c.country_code}{' '}
                   <span class="small">
-                    {c.regions.map((r) => PROVIDER_LABEL[r.provider] ?? r.provider).join(', ')}
+                    {c.regions.map((r) => providerLabel(r.provider)).join(', ')}
                   </span>
                 </span>
               </label>

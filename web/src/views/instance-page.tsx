@@ -5,12 +5,12 @@ import { ErrorMessage, Link, Status } from '../components';
 import { NotedCell } from '../field-notes';
 import { count, dateTime, gib, money, percent } from '../format';
 import {
-  REGIONS,
   type HistoryData,
   type InstanceRecord,
   type InstancesData,
   type InstanceTypesData,
 } from '../model';
+import { cityName, regions as allRegions } from '../places';
 import { useApi } from '../use-api';
 import { nameText } from './instance-columns';
 import { displayOf } from './instances';
@@ -117,7 +117,9 @@ function RegionPrices({
   const type = answer.data?.instance_types.find(
     (t) => t.instance_id === record.instance_id && t.provider === record.provider.name,
   );
-  const regions = REGIONS.filter((g) => g.provider === record.provider.name);
+  const regions = allRegions()
+    .filter((g) => g.provider === record.provider.name)
+    .map((g) => ({ code: g.region_code, city: cityName(g.city), country: g.country_code }));
   const cheapestRegion = type?.cheapest_region;
   return (
     <>

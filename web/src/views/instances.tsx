@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { apiText } from '../api';
 import { ErrorMessage, Link, Status } from '../components';
 import { count, PERIODS, UNIT_LABEL, UNITS, type Period, type PriceUnit } from '../format';
-import { CURRENCIES, currencyLabel, learnProviderNames, type InstancesData } from '../model';
+import { CURRENCIES, currencyLabel, type InstancesData } from '../model';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { Chips, closeOnEscape, Filters, FILTERS } from './filters';
@@ -88,7 +88,6 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
   const result = useApi<InstancesData>(`/instances?${query.toString()}`);
   const data = result.data;
   // The names the API gives the providers (D55, configurable) label every filter and view.
-  if (data !== undefined) learnProviderNames(data.instances);
   const rows = data?.instances ?? NO_ROWS;
   const shownRows = useRowsInStages(rows);
   const total = data?.pagination.total ?? 0;

@@ -3,15 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorMessage, Link, Status } from '../components';
 import { count, gib, money } from '../format';
-import {
-  CITY_NAMES,
-  CURRENCIES,
-  currencyLabel,
-  PROVIDER_LABEL,
-  SCALES,
-  STACKS,
-  type RecommendData,
-} from '../model';
+import { CURRENCIES, currencyLabel, SCALES, STACKS, type RecommendData } from '../model';
+import { cities as allCities, isCity, providerLabel } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 
@@ -24,7 +17,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
     : 'small';
   const budget = params.get('budget') ?? '';
   // D56: the same `city` list as Instances and Regions, sent as `cities`.
-  const cities = (params.get('city') ?? '').split(',').filter((c) => Object.hasOwn(CITY_NAMES, c));
+  const cities = (params.get('city') ?? '').split(',').filter(isCity);
   const currency = params.get('currency') ?? 'USD';
   const submitted = params.get('go') === '1' && stack.length > 0;
 
@@ -63,7 +56,8 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
             scale: scaleValue === 'small' ? undefined : scaleValue,
             budget: budgetValue.trim(),
             currency: currencyValue === 'USD' ? undefined : currencyValue,
-            city: Object.keys(CITY_NAMES)
+            city: allCities()
+              .map((c) => c.city)
               .filter((c) => citiesValue.includes(c))
               .join(','),
             go: chosen.length > 0 ? '1' : undefined,
@@ -110,7 +104,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         <fieldset>
           <legend>Where (optional: any city when none is ticked)</legend>
           <div class="row">
-            {Object.entries(CITY_NAMES).map(([slug, name]) => (
+            {allCities().map(({ city: slug, name }) => (
               <label key={slug} class="check">
                 <input
                   type="checkbox"
@@ -226,7 +220,7 @@ function Results({ data, currency }: { data: RecommendData; currency: string }) 
                 </span>
               </div>
               <p class="small">
-                {PROVIDER_LABEL[r.provider] ?? r.provider} · {r.region} · {r.specs.vcpu} vCPU ·{' '}
+                {providerLabel(r.provider)} · {r.region} · {r.specs.vcpu} vCPU ·{' '}
                 {gib(r.specs.memory_mb)} GiB · {r.specs.storage_gb} GB storage
               </p>
               <p class="price">

@@ -4,14 +4,8 @@
 // filters, sort, page and currency are in the URL (D50); `city` is the Instances filter's own.
 import { ErrorMessage, Link, Status } from '../components';
 import { count, gib, money } from '../format';
-import {
-  CITY_NAMES,
-  FAMILIES,
-  PROVIDER_LABEL,
-  REGIONS,
-  type InstanceTypeRow,
-  type InstanceTypesData,
-} from '../model';
+import { FAMILIES, type InstanceTypeRow, type InstanceTypesData } from '../model';
+import { cities as allCities, cityName, placesLoaded, providerLabel, regions } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { NumberFilter } from './filters';
@@ -32,24 +26,22 @@ const SORTS = ['min_price', 'max_price', 'spread', 'vcpu', 'memory', 'instance_i
 type Sort = (typeof SORTS)[number];
 const PASSED = ['provider', 'instance_family', 'min_vcpu', 'min_memory_gb', 'q'] as const;
 
-const CITIES = Object.keys(CITY_NAMES);
-
-/** The city slug of a region of the table (its `city` there is the name). */
-function citySlugOf(region: { city: string }): string {
-  return CITIES.find((slug) => CITY_NAMES[slug] === region.city) ?? region.city;
-}
+/** The city slugs in the API's order (GET /regions). */
+const cityOrder = (): string[] => allCities().map((c) => c.city);
 
 /** The cities where a provider has a region (all of them for no provider). */
 function citiesOf(provider: string): string[] {
-  const served = REGIONS.filter((r) => provider === '' || r.provider === provider).map(citySlugOf);
-  return CITIES.filter((c) => served.includes(c));
+  const served = regions()
+    .filter((r) => provider === '' || r.provider === provider)
+    .map((r) => r.city as string);
+  return cityOrder().filter((c) => served.includes(c));
 }
 
 /** The listed cities from the URL (`city`), in the API's order; none listed: every city. */
 export function listedCities(params: URLSearchParams): string[] {
   const wanted = (params.get('city') ?? '').split(',');
-  const listed = CITIES.filter((c) => wanted.includes(c));
-  return listed.length === 0 ? CITIES : listed;
+  const listed = cityOrder().filter((c) => wanted.includes(c));
+  return listed.length === 0 ? cityOrder() : listed;
 }
 
 /**
@@ -69,7 +61,7 @@ export function instanceTypesQuery(params: URLSearchParams): URLSearchParams {
   }
   query.set('columns', 'city');
   const cities = listedCities(params);
-  if (cities.length < CITIES.length) query.set('city', cities.join(','));
+  if (cities.length < cityOrder().length) query.set('city', cities.join(','));
   if (params.get('available_in') === 'all') query.set('available_in', 'all');
   const sort = params.get('sort');
   if ((SORTS as readonly string[]).includes(sort ?? '')) query.set('sort_by', sort!);
@@ -82,8 +74,9 @@ export function instanceTypesQuery(params: URLSearchParams): URLSearchParams {
 }
 
 export function RegionsView({ params }: { params: URLSearchParams }) {
+  // The city columns are the API's: asked once the places are known.
   const answer = useApi<InstanceTypesData>(
-    `/instance-types?${instanceTypesQuery(params).toString()}`,
+    placesLoaded() ? `/instance-types?${instanceTypesQuery(params).toString()}` : null,
   );
   const rows = answer.data?.instance_types ?? [];
   const total = answer.data?.pagination.total ?? 0;
@@ -101,10 +94,12 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
   const setFilter = (name: string, value: string) => navigate({ [name]: value, page: undefined });
   const toggleCity = (city: string) => {
     const next = cities.includes(city) ? cities.filter((c) => c !== city) : [...cities, city];
-    const ordered = CITIES.filter((c) => next.includes(c));
+    const ordered = cityOrder().filter((c) => next.includes(c));
     navigate({
       city:
-        ordered.length === CITIES.length || ordered.length === 0 ? undefined : ordered.join(','),
+        ordered.length === cityOrder().length || ordered.length === 0
+          ? undefined
+          : ordered.join(','),
       page: undefined,
     });
   };
@@ -175,7 +170,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
                 checked={cities.includes(city)}
                 onChange={() => toggleCity(city)}
               />
-              {CITY_NAMES[city]}
+              {cityName(city)}
             </label>
           ))}
         </div>
@@ -228,7 +223,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
                 {header('memory', 'Memory (GiB)')}
                 {columns.map((city) => (
                   <th key={city} scope="col" class="num">
-                    {CITY_NAMES[city]}
+                    {cityName(city)}
                   </th>
                 ))}
                 {header('min_price', 'Cheapest')}
@@ -288,7 +283,7 @@ function TypeRow({
           </Link>
         )}
       </th>
-      {showProvider && <td>{PROVIDER_LABEL[t.provider] ?? t.provider}</td>}
+      {showProvider && <td>{providerLabel(t.provider)}</td>}
       <td class="num">{t.vcpu}</td>
       <td class="num">{gib(t.memory_mb)}</td>
       {cities.map((city) => {

@@ -3,7 +3,8 @@ import { useState } from 'preact/hooks';
 import { apiJson } from '../api';
 import { ErrorMessage, Status } from '../components';
 import { count, dateTime } from '../format';
-import { PROVIDER_LABEL, PROVIDERS, type HealthReport, type SyncResult } from '../model';
+import type { HealthReport, SyncResult } from '../model';
+import { providerLabel, providers } from '../places';
 import { useApi } from '../use-api';
 
 export function StatusView() {
@@ -40,7 +41,7 @@ export function StatusView() {
             <tbody>
               {report.components.providers.map((p) => (
                 <tr key={p.name}>
-                  <th scope="row">{PROVIDER_LABEL[p.name] ?? p.name}</th>
+                  <th scope="row">{providerLabel(p.name)}</th>
                   <td>
                     <span class={`badge badge-${p.status}`}>{p.status}</span>
                     {p.error !== undefined && <div class="small">{p.error}</div>}
@@ -101,7 +102,9 @@ export function StatusView() {
 }
 
 function SyncPanel({ onDone }: { onDone: () => void }) {
-  const [chosen, setChosen] = useState<string[]>([...PROVIDERS]);
+  // Every provider until the user unticks one (the list arrives with the places).
+  const [unticked, setChosen] = useState<string[] | undefined>(undefined);
+  const chosen = unticked ?? providers().map((p) => p.name);
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<SyncResult | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
@@ -126,7 +129,7 @@ function SyncPanel({ onDone }: { onDone: () => void }) {
       <h2 id="sync-title">Sync now</h2>
       <fieldset>
         <legend>Providers to sync</legend>
-        {PROVIDERS.map((p) => (
+        {providers().map(({ name: p }) => (
           <label key={p} class="check">
             <input
               type="checkbox"
@@ -135,7 +138,7 @@ function SyncPanel({ onDone }: { onDone: () => void }) {
                 setChosen(e.currentTarget.checked ? [...chosen, p] : chosen.filter((c) => c !== p))
               }
             />
-            {PROVIDER_LABEL[p]}
+            {providerLabel(p)}
           </label>
         ))}
       </fieldset>
@@ -153,7 +156,7 @@ function SyncPanel({ onDone }: { onDone: () => void }) {
             <ul>
               {result.providers.map((p) => (
                 <li key={p.provider}>
-                  {PROVIDER_LABEL[p.provider] ?? p.provider}:{' '}
+                  {providerLabel(p.provider)}:{' '}
                   {p.success
                     ? `${count.format(p.instances_synced)} instance types, ${count.format(p.pricing_synced)} prices in ${p.regions_synced} regions`
                     : `failed — ${p.error_details?.code ?? ''} ${p.error ?? ''}`}

@@ -3,12 +3,12 @@
 // reader) the same way.
 import type { ComponentChildren } from 'preact';
 import { count } from '../format';
-import { PROVIDER_LABEL, PROVIDERS } from '../model';
+import { providers } from '../places';
 
 export type Options = readonly (readonly [value: string, text: string])[];
-/** The provider choices, named as the API last named them (D55). */
+/** The provider choices, named as the API names them (D55). */
 export function providerOptions(): Options {
-  return PROVIDERS.map((p) => [p, PROVIDER_LABEL[p] ?? p] as const);
+  return providers().map((p) => [p.name, p.display_name] as const);
 }
 
 /** A view's filters: a search landmark whose controls apply as they change (no submit). */
