@@ -95,6 +95,10 @@ describe.skipIf(skip !== undefined)(
       plans.plans = plans.plans.filter((p) => p.id !== 'vhf-1c-1gb');
       writeFileSync(file, JSON.stringify(plans));
       await json('/sync', id, { providers: ['provider_b'], force: true });
+      // A later sync raises one more: its rows come first.
+      plan('vc2-4c-8gb').monthly_cost += 4;
+      writeFileSync(file, JSON.stringify(plans));
+      await json('/sync', id, { providers: ['provider_b'], force: true });
 
       const feed = async (kind: string) =>
         (await json<{ changes: Change[] }>(`/changes?kind=${kind}&limit=500&currency=JPY`, id))
@@ -112,8 +116,13 @@ describe.skipIf(skip !== undefined)(
         );
       const rows = page.locator('table.data tbody tr');
       await expect.poll(() => rows.count()).toBe(total);
-      // Newest first: the times in the first column never rise down the table.
-      const when = await page.locator('table.data tbody td:first-child').allTextContents();
+      // Newest first: the times in the last column never rise down the table.
+      const latest = ups.filter((c) => c.instance.instance_id === 'vc2-4c-8gb');
+      expect(latest.length).toBeGreaterThan(0);
+      const names = await page.locator('table.data tbody th[scope=row]').allTextContents();
+      expect(names.slice(0, latest.length).every((n) => n.endsWith('(vc2-4c-8gb)'))).toBe(true);
+      expect(names.slice(latest.length).some((n) => n.endsWith('(vc2-4c-8gb)'))).toBe(false);
+      const when = await page.locator('table.data tbody td:last-child').allTextContents();
       expect([...when].sort().reverse()).toEqual(when);
       // In the chosen currency, as the API gives it.
       expect(await page.locator('table.data thead').textContent()).toContain('After (JPY/month)');

@@ -223,31 +223,27 @@ function PriceChangesTable({
         <caption class="visually-hidden">Price changes, newest first</caption>
         <thead>
           <tr>
-            <th scope="col">When</th>
-            <th scope="col">Kind</th>
             <th scope="col" class="name-col">
               Instance
             </th>
-            <th scope="col">Provider</th>
-            <th scope="col">Region</th>
             <th scope="col" class="num">
-              Before ({currency}/month)
+              Change
             </th>
             <th scope="col" class="num">
               After ({currency}/month)
             </th>
             <th scope="col" class="num">
-              Change
+              Before ({currency}/month)
             </th>
+            <th scope="col">Kind</th>
+            <th scope="col">Provider</th>
+            <th scope="col">Region</th>
+            <th scope="col">When</th>
           </tr>
         </thead>
         <tbody>
           {changes.map((c) => (
             <tr key={c.id}>
-              <td>{dateTime(c.at)}</td>
-              <td>
-                <span class={`badge kind-${c.kind}`}>{CHANGE_KIND_LABEL[c.kind] ?? c.kind}</span>
-              </td>
               <th scope="row" class="name-col">
                 <Link to={{ view: 'instance', id: String(c.instance.id), ...keep }}>
                   {c.instance.instance_name === c.instance.instance_id
@@ -255,13 +251,17 @@ function PriceChangesTable({
                     : `${c.instance.instance_name} (${c.instance.instance_id})`}
                 </Link>
               </th>
-              <td>{PROVIDER_LABEL[c.instance.provider] ?? c.instance.provider}</td>
-              <td>{regionLabel(c.instance.region_code)}</td>
-              <td class="num">{c.old === null ? '—' : money(c.old.monthly_price, currency)}</td>
-              <td class="num">{c.new === null ? '—' : money(c.new.monthly_price, currency)}</td>
               <td class={`num ${c.change_pct === null ? '' : c.change_pct > 0 ? 'up' : 'down'}`}>
                 {c.change_pct === null ? '—' : percent(c.change_pct)}
               </td>
+              <td class="num">{c.new === null ? '—' : money(c.new.monthly_price, currency)}</td>
+              <td class="num">{c.old === null ? '—' : money(c.old.monthly_price, currency)}</td>
+              <td>
+                <span class={`badge kind-${c.kind}`}>{CHANGE_KIND_LABEL[c.kind] ?? c.kind}</span>
+              </td>
+              <td>{PROVIDER_LABEL[c.instance.provider] ?? c.instance.provider}</td>
+              <td>{regionLabel(c.instance.region_code)}</td>
+              <td>{dateTime(c.at)}</td>
             </tr>
           ))}
         </tbody>

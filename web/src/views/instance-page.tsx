@@ -163,13 +163,13 @@ function RegionPrices({
                 Region
               </th>
               <th scope="col" class="num">
-                Hourly ({currency})
-              </th>
-              <th scope="col" class="num">
                 Monthly ({currency})
               </th>
               <th scope="col" class="num">
                 vs this record
+              </th>
+              <th scope="col" class="num">
+                Hourly ({currency})
               </th>
             </tr>
           </thead>
@@ -197,7 +197,6 @@ function RegionPrices({
                     </td>
                   ) : (
                     <>
-                      <td class="num">{money(cell.hourly_price, currency, true)}</td>
                       <td class="num">{money(cell.monthly_price, currency)}</td>
                       <td class="num">
                         {isThis || record.pricing.monthly_price === 0
@@ -208,6 +207,7 @@ function RegionPrices({
                                 100,
                             )}
                       </td>
+                      <td class="num">{money(cell.hourly_price, currency, true)}</td>
                     </>
                   )}
                 </tr>
