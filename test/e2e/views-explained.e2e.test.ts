@@ -119,7 +119,11 @@ describe.skipIf(skip !== undefined)(
       // Newest first: the times in the last column never rise down the table.
       const latest = ups.filter((c) => c.instance.instance_id === 'vc2-4c-8gb');
       expect(latest.length).toBeGreaterThan(0);
-      const names = await page.locator('table.data tbody th[scope=row]').allTextContents();
+      const names = await page.locator('table.data tbody th[scope=row] a').allTextContents();
+      // Each row names its provider and region under the instance.
+      for (const place of await page.locator('table.data tbody .change-place').allTextContents()) {
+        expect(place).toMatch(/^Vultr · (Seoul|Tokyo|Osaka) \((icn|nrt|itm)\)$/);
+      }
       expect(names.slice(0, latest.length).every((n) => n.endsWith('(vc2-4c-8gb)'))).toBe(true);
       expect(names.slice(latest.length).some((n) => n.endsWith('(vc2-4c-8gb)'))).toBe(false);
       const when = await page.locator('table.data tbody td:last-child').allTextContents();

@@ -224,7 +224,7 @@ function PriceChangesTable({
         <thead>
           <tr>
             <th scope="col" class="name-col">
-              Instance
+              Instance, provider and region
             </th>
             <th scope="col" class="num">
               Change
@@ -236,8 +236,6 @@ function PriceChangesTable({
               Before ({currency}/month)
             </th>
             <th scope="col">Kind</th>
-            <th scope="col">Provider</th>
-            <th scope="col">Region</th>
             <th scope="col">When</th>
           </tr>
         </thead>
@@ -250,6 +248,10 @@ function PriceChangesTable({
                     ? c.instance.instance_id
                     : `${c.instance.instance_name} (${c.instance.instance_id})`}
                 </Link>
+                <span class="small change-place">
+                  {PROVIDER_LABEL[c.instance.provider] ?? c.instance.provider} ·{' '}
+                  {regionLabel(c.instance.region_code)}
+                </span>
               </th>
               <td class={`num ${c.change_pct === null ? '' : c.change_pct > 0 ? 'up' : 'down'}`}>
                 {c.change_pct === null ? '—' : percent(c.change_pct)}
@@ -259,8 +261,6 @@ function PriceChangesTable({
               <td>
                 <span class={`badge kind-${c.kind}`}>{CHANGE_KIND_LABEL[c.kind] ?? c.kind}</span>
               </td>
-              <td>{PROVIDER_LABEL[c.instance.provider] ?? c.instance.provider}</td>
-              <td>{regionLabel(c.instance.region_code)}</td>
               <td>{dateTime(c.at)}</td>
             </tr>
           ))}
