@@ -29,6 +29,7 @@ interface Health {
 interface Row {
   id: number;
   instance_id: string;
+  region: { region_name: string };
   provider: { name: string; display_name: string };
   pricing: { observed_at: string; monthly_price: number };
 }
@@ -204,6 +205,12 @@ describe.skipIf(skip !== undefined)(
       expect(await observedRow.locator('td').allTextContents()).toEqual([
         `${vDay} (${all.get('provider_b')!.age_days.toLocaleString('en')} days ago) stale`,
         `${aDay} (${all.get('provider_c')!.age_days.toLocaleString('en')} days ago) stale`,
+      ]);
+      // Each column's head says it too, in view before any scrolling.
+      const heads = page.locator('table.compare thead th .small');
+      expect(await heads.allTextContents()).toEqual([
+        expect.stringContaining(`Vultr · ${vultr!.region.region_name} · observed ${vDay}`),
+        expect.stringContaining(`AWS · ${aws!.region.region_name} · observed ${aDay}`),
       ]);
       const sourceRow = page.locator('table.compare tbody tr', { hasText: 'Price source' });
       expect(await sourceRow.locator('td').allTextContents()).toEqual([

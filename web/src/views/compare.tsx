@@ -252,6 +252,15 @@ export function CompareView({ params }: { params: URLSearchParams }) {
                       </Link>
                       <div class="small">
                         {r.provider.display_name} · {r.region.region_name}
+                        {r.pricing.observed_at !== undefined && (
+                          <>
+                            {' '}
+                            · observed{' '}
+                            <time dateTime={r.pricing.observed_at}>
+                              {day(r.pricing.observed_at)}
+                            </time>
+                          </>
+                        )}
                       </div>
                       <div class="head-actions">
                         <button
