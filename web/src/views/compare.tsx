@@ -5,11 +5,12 @@ import type { JSX } from 'preact';
 import { ErrorMessage, Link, Status } from '../components';
 import { NotedCell, notedValue, type NotedField } from '../field-notes';
 import { gib, money, percent } from '../format';
-import type { HistoryData, InstanceRecord } from '../model';
+import type { DataSource, HistoryData, InstanceRecord } from '../model';
 import { navigate } from '../url-state';
 import { useApiEach } from '../use-api';
 import { nameText } from './instance-columns';
 import { displayOf } from './instances';
+import { day, daysBetween, ObservedText, useDataSources } from './provenance';
 
 /** A comparison is read across; past this many records it stops being readable (and cheap). */
 export const MAX_COMPARED = 8;
@@ -87,6 +88,65 @@ const ATTRIBUTES: readonly Attribute[] = [
   },
 ];
 
+/** When and where each price was observed (D57): read across, like any other attribute. */
+function provenanceAttributes(sources: ReadonlyMap<string, DataSource>): Attribute[] {
+  return [
+    {
+      label: 'Price observed',
+      value: (r) => (r.pricing.observed_at === undefined ? '' : day(r.pricing.observed_at)),
+      text: (r) =>
+        r.pricing.observed_at === undefined ? (
+          'not known'
+        ) : (
+          <ObservedText observedAt={r.pricing.observed_at} source={sources.get(r.provider.name)} />
+        ),
+    },
+    {
+      label: 'Price source',
+      value: (r) => sources.get(r.provider.name)?.source ?? '',
+      text: (r) => (
+        <span class="source-text small">{sources.get(r.provider.name)?.source ?? '—'}</span>
+      ),
+    },
+  ];
+}
+
+/** Observation dates further apart than this are called out above the comparison. */
+export const FAR_APART_DAYS = 30;
+
+/** The records' observation dates, oldest first, when the oldest and newest are far apart. */
+function farApart(records: readonly InstanceRecord[]): InstanceRecord[] | undefined {
+  const dated = records
+    .filter((r) => r.pricing.observed_at !== undefined)
+    .sort((a, b) => Date.parse(a.pricing.observed_at!) - Date.parse(b.pricing.observed_at!));
+  if (dated.length < 2) return undefined;
+  const gap = daysBetween(dated[0]!.pricing.observed_at!, dated.at(-1)!.pricing.observed_at!);
+  return gap > FAR_APART_DAYS ? dated : undefined;
+}
+
+function ObservedApart({ records }: { records: readonly InstanceRecord[] }) {
+  const dated = farApart(records);
+  if (dated === undefined) return null;
+  // One entry per provider and day: three AWS records observed together are named once.
+  const seen = new Map<string, InstanceRecord>();
+  for (const r of dated) seen.set(`${r.provider.display_name} ${day(r.pricing.observed_at!)}`, r);
+  const entries = [...seen.values()];
+  const gap = daysBetween(dated[0]!.pricing.observed_at!, dated.at(-1)!.pricing.observed_at!);
+  return (
+    <p class="note observed-apart" role="note">
+      <strong>Prices observed far apart.</strong>{' '}
+      {entries.map((r, i) => (
+        <span key={r.id}>
+          {i > 0 && (i === entries.length - 1 ? ' and ' : ', ')}
+          {r.provider.display_name} on{' '}
+          <time dateTime={r.pricing.observed_at}>{day(r.pricing.observed_at!)}</time>
+        </span>
+      ))}{' '}
+      ({gap} days apart). A price may have changed since it was observed: compare with care.
+    </p>
+  );
+}
+
 export function comparedIds(params: URLSearchParams): number[] {
   const ids = (params.get('ids') ?? '')
     .split(',')
@@ -113,17 +173,20 @@ export function CompareView({ params }: { params: URLSearchParams }) {
   const baseId = Number(params.get('base'));
   const base = records.find((r) => r.id === baseId);
   const onlyDiff = params.get('diff') === 'only';
+  const attributes = [...ATTRIBUTES, ...provenanceAttributes(useDataSources())];
   const setIds = (next: number[]) =>
     navigate({
       ids: next.join(','),
       base: next.includes(baseId) ? (params.get('base') ?? undefined) : undefined,
     });
 
-  const rows = ATTRIBUTES.map((a) => {
-    const values = records.map((r) => a.value(r));
-    const differs = new Set(values.map((v) => String(v))).size > 1;
-    return { a, differs };
-  }).filter((row) => !onlyDiff || row.differs);
+  const rows = attributes
+    .map((a) => {
+      const values = records.map((r) => a.value(r));
+      const differs = new Set(values.map((v) => String(v))).size > 1;
+      return { a, differs };
+    })
+    .filter((row) => !onlyDiff || row.differs);
 
   return (
     <section aria-labelledby="compare-title">
@@ -148,10 +211,11 @@ export function CompareView({ params }: { params: URLSearchParams }) {
                 base !== undefined
                   ? `, against ${nameText(base)} in ${base.region.region_name}`
                   : ''
-              }. ${rows.filter((r) => r.differs).length} of ${ATTRIBUTES.length} attributes differ.`}
+              }. ${rows.filter((r) => r.differs).length} of ${attributes.length} attributes differ.`}
       </Status>
       {records.length > 0 && (
         <>
+          <ObservedApart records={records} />
           <label class="check">
             <input
               type="checkbox"
@@ -188,6 +252,15 @@ export function CompareView({ params }: { params: URLSearchParams }) {
                       </Link>
                       <div class="small">
                         {r.provider.display_name} · {r.region.region_name}
+                        {r.pricing.observed_at !== undefined && (
+                          <>
+                            {' '}
+                            · observed{' '}
+                            <time dateTime={r.pricing.observed_at}>
+                              {day(r.pricing.observed_at)}
+                            </time>
+                          </>
+                        )}
                       </div>
                       <div class="head-actions">
                         <button

@@ -5,6 +5,7 @@ import { ErrorMessage, Link, Status } from '../components';
 import { NotedCell } from '../field-notes';
 import { count, dateTime, gib, money, percent } from '../format';
 import {
+  type DataSource,
   type HistoryData,
   type InstanceRecord,
   type InstancesData,
@@ -15,6 +16,7 @@ import { useApi } from '../use-api';
 import { nameText } from './instance-columns';
 import { displayOf } from './instances';
 import { PriceChart } from './price-chart';
+import { ObservedText, useDataSources } from './provenance';
 
 /** /instances memory bounds around this record's memory, `slack` either side (GiB, 3 decimals). */
 function memoryBounds(memoryMb: number, slack: number): [string, string] {
@@ -34,6 +36,7 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
   );
   const record = history.data?.instance;
   const keep = { currency: params.get('currency') ?? undefined };
+  const sources = useDataSources();
   return (
     <section aria-labelledby="instance-title">
       <h1 id="instance-title">{record === undefined ? 'Instance' : nameText(record)}</h1>
@@ -52,11 +55,16 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
       )}
       {record !== undefined && history.data !== undefined && (
         <>
-          <Specs record={record} currency={currency} />
+          <Specs record={record} currency={currency} source={sources.get(record.provider.name)} />
           <h2 id="regions-title">Price in every region of {record.provider.display_name}</h2>
           <RegionPrices record={record} currency={currency} keep={keep} />
           <h2>Price history</h2>
-          <PriceChart periods={history.data.history} currency={currency} now={Date.now()} />
+          <PriceChart
+            periods={history.data.history}
+            currency={currency}
+            now={Date.now()}
+            observedAt={record.pricing.observed_at}
+          />
           <HistoryTable data={history.data} currency={currency} />
           <h2 id="similar-title">Similar types</h2>
           <Similar record={record} currency={currency} keep={keep} />
@@ -66,7 +74,15 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
   );
 }
 
-function Specs({ record: r, currency }: { record: InstanceRecord; currency: string }) {
+function Specs({
+  record: r,
+  currency,
+  source,
+}: {
+  record: InstanceRecord;
+  currency: string;
+  source: DataSource | undefined;
+}) {
   const items: [string, string | JSX.Element][] = [
     ['Provider', r.provider.display_name],
     ['Region', `${r.region.region_name} (${r.region.region_code}, ${r.region.country_code})`],
@@ -83,17 +99,31 @@ function Specs({ record: r, currency }: { record: InstanceRecord; currency: stri
     ['Per vCPU', `${money(r.pricing.monthly_price_per_vcpu ?? undefined, currency)} / month`],
     ['Per GiB', `${money(r.pricing.monthly_price_per_gb ?? undefined, currency)} / month`],
     ['Available', r.pricing.available === 1 ? 'yes' : 'no (no longer offered)'],
-    ['Price observed', dateTime(r.pricing.observed_at)],
+    [
+      'Price observed',
+      r.pricing.observed_at === undefined ? (
+        'not known'
+      ) : (
+        <ObservedText observedAt={r.pricing.observed_at} source={source} />
+      ),
+    ],
   ];
   return (
-    <dl class="specs">
-      {items.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl class="specs">
+        {items.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {source !== undefined && (
+        <p class="provenance small source-text">
+          Price source ({source.kind}): {source.source}
+        </p>
+      )}
+    </>
   );
 }
 
@@ -135,13 +165,13 @@ function RegionPrices({
                 Region
               </th>
               <th scope="col" class="num">
-                Hourly ({currency})
-              </th>
-              <th scope="col" class="num">
                 Monthly ({currency})
               </th>
               <th scope="col" class="num">
                 vs this record
+              </th>
+              <th scope="col" class="num">
+                Hourly ({currency})
               </th>
             </tr>
           </thead>
@@ -169,7 +199,6 @@ function RegionPrices({
                     </td>
                   ) : (
                     <>
-                      <td class="num">{money(cell.hourly_price, currency, true)}</td>
                       <td class="num">{money(cell.monthly_price, currency)}</td>
                       <td class="num">
                         {isThis || record.pricing.monthly_price === 0
@@ -180,6 +209,7 @@ function RegionPrices({
                                 100,
                             )}
                       </td>
+                      <td class="num">{money(cell.hourly_price, currency, true)}</td>
                     </>
                   )}
                 </tr>

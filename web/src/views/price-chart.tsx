@@ -1,23 +1,39 @@
 // The price history as a small step chart of our own (SVG, no chart library): each price period
-// is a flat segment from valid_from to valid_to (or now). The figure carries a text summary for
-// screen readers, and the periods are also listed in a table next to it.
+// is a flat segment from valid_from to valid_to (or now). The periods are this server's record
+// (they open when a sync applies); the price itself was observed upstream on the record's
+// `pricing.observed_at` (D37), which for a bundled snapshot is long before the first sync. So the
+// chart starts at that observation (D57): a dashed lead-in at the observed price up to the first
+// recorded period, labelled, so the observation date beside the chart and the chart agree. The
+// figure carries a text summary for screen readers, and the periods are also listed in a table.
 import { dateTime, money } from '../format';
 import type { PricePeriod } from '../model';
+import './price-chart.css';
+import { day } from './provenance';
 
 const WIDTH = 640;
 const HEIGHT = 220;
-const PAD = { left: 72, right: 16, top: 16, bottom: 36 };
+const PAD = { left: 72, right: 16, top: 28, bottom: 36 };
+
+interface Segment {
+  readonly from: number;
+  readonly to: number;
+  readonly price: number;
+  readonly available: boolean;
+}
 
 export function PriceChart({
   periods,
   currency,
   now,
+  observedAt,
 }: {
   periods: readonly PricePeriod[];
   currency: string;
   now: number;
+  /** The record's `pricing.observed_at`: when its current price was observed upstream. */
+  observedAt?: string | undefined;
 }) {
-  const points = [...periods]
+  const points: Segment[] = [...periods]
     .map((p) => ({
       from: Date.parse(p.valid_from),
       to: p.valid_to === null ? now : Date.parse(p.valid_to),
@@ -27,8 +43,16 @@ export function PriceChart({
     .filter((p) => Number.isFinite(p.from) && Number.isFinite(p.to))
     .sort((a, b) => a.from - b.from);
   if (points.length === 0) return <p class="status">No price history yet.</p>;
-  const start = points[0]!.from;
-  const end = Math.max(points[points.length - 1]!.to, start + 1);
+  const recordedFrom = points[0]!.from;
+  const current = points[points.length - 1]!;
+  const observed = observedAt === undefined ? NaN : Date.parse(observedAt);
+  // The observation predates this server's record: the chart starts there.
+  const earlier = Number.isFinite(observed) && observed < recordedFrom;
+  // With one period the observed price is the recorded one, so the lead-in is that price; with
+  // several, the observation dates only the current price: a marker, no line.
+  const leadIn = earlier && points.length === 1;
+  const start = earlier ? observed : recordedFrom;
+  const end = Math.max(current.to, start + 1);
   const prices = points.map((p) => p.price);
   const low = Math.min(...prices);
   const high = Math.max(...prices);
@@ -45,8 +69,16 @@ export function PriceChart({
         `${i === 0 ? 'M' : 'L'}${x(p.from).toFixed(1)},${y(p.price).toFixed(1)} H${x(p.to).toFixed(1)}`,
     )
     .join(' ');
-  const current = points[points.length - 1]!;
-  const summary = `Monthly price from ${dateTime(new Date(start).toISOString())} to now: ${points.length} price period${points.length === 1 ? '' : 's'}, lowest ${money(low, currency)}, highest ${money(high, currency)}, now ${money(current.price, currency)}.`;
+  const startDay = new Date(start).toISOString().slice(0, 10);
+  const recordedDay = new Date(recordedFrom).toISOString().slice(0, 10);
+  const observedDay = observedAt === undefined ? undefined : day(observedAt);
+  const range = `lowest ${money(low, currency)}, highest ${money(high, currency)}, now ${money(current.price, currency)}`;
+  const periodsText = `${points.length} price period${points.length === 1 ? '' : 's'}`;
+  const summary = leadIn
+    ? `Monthly price ${money(current.price, currency)} as observed upstream on ${observedDay} (dashed: not checked again until this server recorded it on ${recordedDay}), then recorded by this server from ${recordedDay} to now: ${periodsText}, ${range}.`
+    : earlier
+      ? `The current monthly price was observed upstream on ${observedDay}; this server recorded ${periodsText} from ${dateTime(new Date(recordedFrom).toISOString())} to now: ${range}.`
+      : `Monthly price from ${dateTime(new Date(start).toISOString())} to now: ${periodsText}, ${range}${observedDay === undefined ? '' : `; the current price was observed upstream on ${observedDay}`}.`;
   return (
     <figure class="chart">
       <svg
@@ -74,11 +106,17 @@ export function PriceChart({
           </text>
         )}
         <text class="tick" x={PAD.left} y={HEIGHT - 12} text-anchor="start">
-          {new Date(start).toISOString().slice(0, 10)}
+          {startDay}
         </text>
         <text class="tick" x={WIDTH - PAD.right} y={HEIGHT - 12} text-anchor="end">
           {new Date(end).toISOString().slice(0, 10)}
         </text>
+        {leadIn && (
+          <path
+            class="line line-observed"
+            d={`M${x(observed).toFixed(1)},${y(current.price).toFixed(1)} H${x(recordedFrom).toFixed(1)}`}
+          />
+        )}
         <path class="line" d={path} />
         {points.map((p) => (
           <circle
@@ -89,8 +127,48 @@ export function PriceChart({
             r="4"
           />
         ))}
+        {earlier && (
+          <>
+            <rect
+              class="observed-mark"
+              x={x(observed) - 4}
+              y={y(current.price) - 4}
+              width="8"
+              height="8"
+            />
+            <text class="tick" x={x(observed) + 2} y={y(current.price) - 10} text-anchor="start">
+              observed {observedDay}
+            </text>
+          </>
+        )}
       </svg>
-      <figcaption class="small">{summary}</figcaption>
+      <figcaption class="small">
+        {earlier && (
+          <ul class="chart-legend">
+            <li>
+              <svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">
+                <rect class="observed-mark" x="8" y="0" width="8" height="8" />
+              </svg>
+              price observed upstream on {observedDay}
+            </li>
+            {leadIn && (
+              <li>
+                <svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">
+                  <path class="line line-observed" d="M0,4 H24" />
+                </svg>
+                not checked again until this server first recorded it on {recordedDay}
+              </li>
+            )}
+            <li>
+              <svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">
+                <path class="line" d="M0,4 H24" />
+              </svg>
+              recorded by this server, from {recordedDay}
+            </li>
+          </ul>
+        )}
+        {summary}
+      </figcaption>
     </figure>
   );
 }

@@ -1,12 +1,19 @@
 // Recommend: stack chips, scale, budget (and currency) in the URL; POST /recommend on every
-// change of the submitted URL; results with score, requirement breakdown, pros and cons.
+// change of the submitted URL; cities and providers narrow the candidates. Each result says why
+// it has its rank (recommend-explain.tsx).
 import { useEffect, useState } from 'preact/hooks';
-import { ErrorMessage, Link, Status } from '../components';
-import { count, gib, money } from '../format';
+import { ErrorMessage, Status } from '../components';
 import { CURRENCIES, currencyLabel, SCALES, STACKS, type RecommendData } from '../model';
-import { cities as allCities, isCity, providerLabel } from '../places';
+import {
+  cities as allCities,
+  isCity,
+  placesLoaded,
+  providerLabel,
+  providers as allProviders,
+} from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
+import { Results } from './recommend-explain';
 
 export function RecommendView({ params }: { params: URLSearchParams }) {
   const stack = (params.get('stack') ?? '')
@@ -18,6 +25,10 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
   const budget = params.get('budget') ?? '';
   // D56: the same `city` list as Instances and Regions, sent as `cities`.
   const cities = (params.get('city') ?? '').split(',').filter(isCity);
+  // The `provider` of Instances, one or several (comma-separated), sent as `providers`.
+  const providers = (params.get('provider') ?? '')
+    .split(',')
+    .filter((p) => p !== '' && (!placesLoaded() || allProviders().some((k) => k.name === p)));
   const currency = params.get('currency') ?? 'USD';
   const submitted = params.get('go') === '1' && stack.length > 0;
 
@@ -26,12 +37,14 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
   const [budgetValue, setBudgetValue] = useState(budget);
   const [currencyValue, setCurrencyValue] = useState(currency);
   const [citiesValue, setCitiesValue] = useState(cities);
+  const [providersValue, setProvidersValue] = useState(providers);
   // Back and Forward change the URL: the form follows it.
   useEffect(() => setChosen(stack), [stack.join(',')]);
   useEffect(() => setScaleValue(scale), [scale]);
   useEffect(() => setBudgetValue(budget), [budget]);
   useEffect(() => setCurrencyValue(currency), [currency]);
   useEffect(() => setCitiesValue(cities), [cities.join(',')]);
+  useEffect(() => setProvidersValue(providers), [providers.join(',')]);
 
   const body = submitted
     ? {
@@ -40,6 +53,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         ...(budget !== '' && Number.isFinite(Number(budget)) ? { budget_max: Number(budget) } : {}),
         ...(currency !== 'USD' ? { currency } : {}),
         ...(cities.length > 0 ? { cities } : {}),
+        ...(providers.length > 0 ? { providers } : {}),
       }
     : undefined;
   const result = useApi<RecommendData>(submitted ? '/recommend' : null, body);
@@ -59,6 +73,10 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
             city: allCities()
               .map((c) => c.city)
               .filter((c) => citiesValue.includes(c))
+              .join(','),
+            provider: allProviders()
+              .map((p) => p.name)
+              .filter((p) => providersValue.includes(p))
               .join(','),
             go: chosen.length > 0 ? '1' : undefined,
           });
@@ -122,6 +140,27 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
             ))}
           </div>
         </fieldset>
+        <fieldset>
+          <legend>Providers (optional: every provider when none is ticked)</legend>
+          <div class="row">
+            {allProviders().map(({ name: p }) => (
+              <label key={p} class="check">
+                <input
+                  type="checkbox"
+                  checked={providersValue.includes(p)}
+                  onChange={(e) =>
+                    setProvidersValue(
+                      e.currentTarget.checked
+                        ? [...providersValue, p]
+                        : providersValue.filter((v) => v !== p),
+                    )
+                  }
+                />
+                {providerLabel(p)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
         <div class="row">
           <div class="field">
             <label for="budget">Monthly budget ({currencyValue}, optional)</label>
@@ -167,86 +206,5 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
       )}
       {submitted && result.data !== undefined && <Results data={result.data} currency={currency} />}
     </section>
-  );
-}
-
-function Results({ data, currency }: { data: RecommendData; currency: string }) {
-  const { requirements } = data;
-  return (
-    <>
-      <h2>Requirements</h2>
-      <p>
-        At least <strong>{gib(requirements.min_memory_mb)} GiB</strong> memory (
-        {count.format(requirements.min_memory_mb)} MB) and{' '}
-        <strong>{requirements.min_vcpu} vCPU</strong>.
-      </p>
-      <dl class="breakdown">
-        {Object.entries(requirements.breakdown).map(([name, value]) => (
-          <div key={name}>
-            <dt>{name === 'os_overhead' ? 'OS overhead' : name}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <h2>Recommendations</h2>
-      {data.recommendations.length === 0 ? (
-        <p>No instance has enough memory for this stack.</p>
-      ) : (
-        <ol class="cards">
-          {data.recommendations.map((r) => (
-            <li key={`${r.rank}`} class="card">
-              <div class="card-head">
-                <span class="rank" aria-label={`Rank ${r.rank}`}>
-                  #{r.rank}
-                </span>
-                <h3>
-                  {r.id !== undefined ? (
-                    <Link
-                      to={{
-                        view: 'instance',
-                        id: String(r.id),
-                        currency: currency === 'USD' ? undefined : currency,
-                      }}
-                    >
-                      {r.instance}
-                    </Link>
-                  ) : (
-                    r.instance
-                  )}
-                </h3>
-                <span class="score" aria-label={`Match score ${r.match_score} of 100`}>
-                  {r.match_score}
-                  <span class="small">/100</span>
-                </span>
-              </div>
-              <p class="small">
-                {providerLabel(r.provider)} · {r.region} · {r.specs.vcpu} vCPU ·{' '}
-                {gib(r.specs.memory_mb)} GiB · {r.specs.storage_gb} GB storage
-              </p>
-              <p class="price">
-                {money(r.price.monthly, r.price.currency ?? currency)} / month{' '}
-                <span class="small">
-                  ({money(r.price.hourly, r.price.currency ?? currency, true)} / hour)
-                </span>
-              </p>
-              <div class="pros-cons">
-                <div>
-                  <h4>Pros</h4>
-                  <ul>
-                    {r.pros.length === 0 ? <li>—</li> : r.pros.map((p) => <li key={p}>{p}</li>)}
-                  </ul>
-                </div>
-                <div>
-                  <h4>Cons</h4>
-                  <ul>
-                    {r.cons.length === 0 ? <li>None</li> : r.cons.map((c) => <li key={c}>{c}</li>)}
-                  </ul>
-                </div>
-              </div>
-            </li>
-          ))}
-        </ol>
-      )}
-    </>
   );
 }
