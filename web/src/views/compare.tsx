@@ -118,9 +118,9 @@ export const FAR_APART_DAYS = 30;
 function farApart(records: readonly InstanceRecord[]): InstanceRecord[] | undefined {
   const dated = records
     .filter((r) => r.pricing.observed_at !== undefined)
-    .sort((a, b) => Date.parse(a.pricing.observed_at!) - Date.parse(b.pricing.observed_at!));
+    .sort((a, b) => Date.parse(a.pricing.observed_at) - Date.parse(b.pricing.observed_at));
   if (dated.length < 2) return undefined;
-  const gap = daysBetween(dated[0]!.pricing.observed_at!, dated.at(-1)!.pricing.observed_at!);
+  const gap = daysBetween(dated[0]!.pricing.observed_at, dated.at(-1)!.pricing.observed_at);
   return gap > FAR_APART_DAYS ? dated : undefined;
 }
 
@@ -129,9 +129,9 @@ function ObservedApart({ records }: { records: readonly InstanceRecord[] }) {
   if (dated === undefined) return null;
   // One entry per provider and day: three AWS records observed together are named once.
   const seen = new Map<string, InstanceRecord>();
-  for (const r of dated) seen.set(`${r.provider.display_name} ${day(r.pricing.observed_at!)}`, r);
+  for (const r of dated) seen.set(`${r.provider.display_name} ${day(r.pricing.observed_at)}`, r);
   const entries = [...seen.values()];
-  const gap = daysBetween(dated[0]!.pricing.observed_at!, dated.at(-1)!.pricing.observed_at!);
+  const gap = daysBetween(dated[0]!.pricing.observed_at, dated.at(-1)!.pricing.observed_at);
   return (
     <p class="note observed-apart" role="note">
       <strong>Prices observed far apart.</strong>{' '}
@@ -139,7 +139,7 @@ function ObservedApart({ records }: { records: readonly InstanceRecord[] }) {
         <span key={r.id}>
           {i > 0 && (i === entries.length - 1 ? ' and ' : ', ')}
           {r.provider.display_name} on{' '}
-          <time dateTime={r.pricing.observed_at}>{day(r.pricing.observed_at!)}</time>
+          <time dateTime={r.pricing.observed_at}>{day(r.pricing.observed_at)}</time>
         </span>
       ))}{' '}
       ({gap} days apart). A price may have changed since it was observed: compare with care.
