@@ -42,6 +42,8 @@ else
   log "no registry: building stand-in base images ($STAND_IN_IMAGES)"
   # shellcheck source=/dev/null
   . "$STAND_IN_IMAGES"
+  # The sourced script defines a log() of its own.
+  log() { printf '\n-- containers: %s\n' "$*"; }
 fi
 # The stand-in script's podman settings (runtime, ulimits) when it has run on this machine.
 if [ -z "${CONTAINERS_CONF:-}" ] && [ -f "${XDG_CACHE_HOME:-$HOME/.cache}/stand-in-images/containers.conf" ]; then
@@ -60,17 +62,29 @@ container() { # the container of compose service $1
     --filter "label=com.docker.compose.service=$1" | head -n 1
 }
 solo=cloudprice-ci-solo
+# Every service's whole log, kept as CI artifacts when the step fails: the log of the first `up`
+# (saved before `down`) and of the containers running at the failure.
+artifacts=${CI_ARTIFACTS:-test-results}/containers
+save_logs() { # label
+  local service id
+  for service in app1 app2 haproxy postgres redis; do
+    id=$(container "$service" || true)
+    [ -n "$id" ] && podman logs -t "$id" >"$work/$1-$service.log" 2>&1 || true
+  done
+}
 cleanup() {
   local status=$?
   if [ "$status" -ne 0 ]; then
+    save_logs failed
     echo "containers: logs of the stack (last lines of each, the replicas' above info level)" >&2
     for service in app1 app2 haproxy postgres; do
-      id=$(container "$service" || true)
-      [ -n "$id" ] || continue
+      [ -f "$work/failed-$service.log" ] || continue
       echo "--- $service" >&2
-      podman logs "$id" 2>&1 | grep -v '"level":"info"' | tail -n 15 | cut -c1-600 >&2 || true
+      grep -v '"level":"info"' "$work/failed-$service.log" | tail -n 15 | cut -c1-600 >&2 || true
     done
     tail -n 20 "$work/compose.log" >&2 || true
+    rm -rf "$artifacts" && mkdir -p "$artifacts" && cp "$work"/*.log "$artifacts"/ &&
+      echo "containers: every service's whole log, and compose's: $artifacts/" >&2
   fi
   podman rm -f -v "$solo" >/dev/null 2>&1 || true
   stack down -v -t 20 || true
@@ -119,6 +133,7 @@ STOP_COMMAND="podman stop -t 30 $(container app1)" REPLICA=app1 \
   fail "app1 did not exit with 0 after SIGTERM"
 
 log "compose down and up (volumes kept)"
+save_logs first-up
 stack down -t 20 || fail "compose down failed"
 stack up -d || fail "compose up failed"
 node .ci/stack-check.ts ready "$work/state.json"

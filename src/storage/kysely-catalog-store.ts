@@ -54,6 +54,11 @@ export interface KyselyCatalogStoreParts {
   readonly providerLock: ProviderLock;
   readonly displayNames: Readonly<Record<ProviderName, string>>;
   /**
+   * Where the migrations run, when not on `db`: a connection without a statement time limit,
+   * because the migrator waits under its lock for another process's migrations to finish.
+   */
+  readonly migrationDb?: Kysely<CatalogDatabase>;
+  /**
    * Releases what the dialect opened besides `db`, after `db.destroy()` (which does nothing
    * when `db` never ran a query, so this also closes what `db` would have).
    */
@@ -84,8 +89,9 @@ export class KyselyCatalogStore implements CatalogStore {
   }
 
   async migrate(): Promise<void> {
-    await runMigrations(this.#db(), this.#parts.capabilities);
-    await seedCatalog(this.#db(), this.#parts.displayNames);
+    const db = this.#db();
+    await runMigrations(this.#parts.migrationDb ?? db, this.#parts.capabilities);
+    await seedCatalog(db, this.#parts.displayNames);
   }
 
   async ping(): Promise<void> {

@@ -68,7 +68,9 @@ export function openPostgresCatalogStore(
   };
   // A server that stops answering must not hang requests: queries give up after
   // QUERY_TIMEOUT_MS on both sides, and keepalive notices a vanished server. The lock pool has
-  // no statement timeout, because waiting for another replica's sync is its purpose.
+  // no statement timeout, because waiting for another replica is its purpose: for its sync of a
+  // provider, and at start-up for its migrations (two replicas starting together on a loaded
+  // host: the second waits under the migrator's lock for as long as the first one migrates).
   const pool = new pg.Pool({
     ...base,
     max: options.maxConnections ?? 10,
@@ -91,6 +93,10 @@ export function openPostgresCatalogStore(
   }
   return new KyselyCatalogStore({
     db: new Kysely<CatalogDatabase>({ dialect: new CurrentSchemaPostgresDialect({ pool }) }),
+    // Never destroyed: closeExtra ends its pool. Migrations run before any sync takes a lock.
+    migrationDb: new Kysely<CatalogDatabase>({
+      dialect: new CurrentSchemaPostgresDialect({ pool: lockPool }),
+    }),
     capabilities: postgresCapabilities,
     displayNames: resolveDisplayNames(options),
     providerLock: new AdvisoryProviderLock(lockPool),
