@@ -9,9 +9,18 @@ export class ApiError extends Error {
     message: string,
     /** Seconds to wait (429 and 503), from Retry-After. */
     readonly retryAfter?: number,
+    /** The envelope's details: for INVALID_PARAMETER, which parameter and why (docs/api.md). */
+    readonly details?: ErrorDetails,
   ) {
     super(message);
   }
+}
+
+export interface ErrorDetails {
+  readonly parameter?: string;
+  readonly value?: unknown;
+  readonly reason?: string;
+  readonly retry_after?: number;
 }
 
 type Listener = () => void;
@@ -26,7 +35,7 @@ export function onUnauthorized(listener: Listener): () => void {
 interface Envelope {
   success?: boolean;
   data?: unknown;
-  error?: { code?: string; message?: string; details?: { retry_after?: number } };
+  error?: { code?: string; message?: string; details?: ErrorDetails };
 }
 
 async function request(path: string, init: RequestInit = {}): Promise<Response> {
@@ -54,6 +63,7 @@ async function request(path: string, init: RequestInit = {}): Promise<Response> 
     body.error?.code ?? `HTTP_${response.status}`,
     body.error?.message ?? `The server answered ${response.status}`,
     retryAfter,
+    body.error?.details,
   );
   if (response.status === 401) for (const listener of unauthorizedListeners) listener();
   throw error;

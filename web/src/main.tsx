@@ -1,7 +1,8 @@
 // The page: header with the views, the key prompt when needed, and the view the URL names (D50).
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { onUnauthorized } from './api';
+import { CopyLink } from './components';
 import { clearKey, getKey, takeKeyFromFragment } from './key';
 import { KeyPrompt } from './key-prompt';
 import { followLink, hrefFor, useParams } from './url-state';
@@ -49,19 +50,22 @@ const VIEWS: readonly ViewDef[] = [
   { id: 'status', label: 'Status', render: (p) => <StatusView params={p} /> },
 ];
 
-function App() {
+function App({ keyFromLink }: { keyFromLink: boolean }) {
   const params = useParams();
   const [hasKey, setHasKey] = useState(getKey() !== undefined);
-  const [refused, setRefused] = useState(false);
+  const [refused, setRefused] = useState<'link' | 'typed' | undefined>(undefined);
+  const [fromLink, setFromLink] = useState(keyFromLink);
   const [generation, setGeneration] = useState(0);
-  useEffect(
+  // A layout effect: listening before any answer can arrive (the first requests start in the
+  // views' layout effects; a plain effect may run only after a quick 401 came back).
+  useLayoutEffect(
     () =>
       onUnauthorized(() => {
         clearKey();
-        setRefused(true);
+        setRefused(fromLink ? 'link' : 'typed');
         setHasKey(false);
       }),
-    [],
+    [fromLink],
   );
   const view = VIEWS.find((v) => v.id === (params.get('view') ?? 'instances')) ?? VIEWS[0]!;
   useEffect(() => {
@@ -103,17 +107,20 @@ function App() {
           </ul>
         </nav>
         {hasKey && (
-          <button
-            type="button"
-            class="link-button"
-            onClick={() => {
-              clearKey();
-              setRefused(false);
-              setHasKey(false);
-            }}
-          >
-            Change key
-          </button>
+          <div class="top-actions">
+            <CopyLink key={params.toString()} />
+            <button
+              type="button"
+              class="link-button"
+              onClick={() => {
+                clearKey();
+                setRefused(undefined);
+                setHasKey(false);
+              }}
+            >
+              Change key
+            </button>
+          </div>
         )}
       </header>
       <main id="main" tabIndex={-1}>
@@ -126,7 +133,8 @@ function App() {
           <KeyPrompt
             refused={refused}
             onKey={() => {
-              setRefused(false);
+              setRefused(undefined);
+              setFromLink(false);
               setHasKey(true);
               setGeneration((n) => n + 1);
             }}
@@ -137,5 +145,5 @@ function App() {
   );
 }
 
-takeKeyFromFragment();
-render(<App />, document.getElementById('app')!);
+const keyFromLink = takeKeyFromFragment();
+render(<App keyFromLink={keyFromLink} />, document.getElementById('app')!);
