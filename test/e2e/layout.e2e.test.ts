@@ -41,6 +41,13 @@ async function withinWidth(page: Page, selector: string): Promise<boolean[]> {
   );
 }
 
+/** How far the table's box scrolls sideways (0: everything fits). */
+async function tableOverflow(page: Page): Promise<number> {
+  return page.evaluate<number>(
+    `(() => { const box = document.querySelector('.table-wrap'); return box.scrollWidth - box.clientWidth; })()`,
+  );
+}
+
 describe.skipIf(skip !== undefined)('layout and controls (issue 24)', { timeout: 180_000 }, () => {
   const session = keyedSession('10.82.0.');
   const { keyedPage } = session;
@@ -62,9 +69,7 @@ describe.skipIf(skip !== undefined)('layout and controls (issue 24)', { timeout:
       const prices = await withinWidth(page, 'table.data tbody tr:nth-child(-n+5) td.card-price');
       expect(names, `${width}px names`).toEqual([true, true, true, true, true]);
       expect(prices, `${width}px prices`).toEqual([true, true, true, true, true]);
-      const sideways = await page
-        .locator('.table-wrap')
-        .evaluate((box) => box.scrollWidth - box.clientWidth);
+      const sideways = await tableOverflow(page);
       expect(sideways, `${width}px table scrolls sideways`).toBe(0);
       // Still a table for assistive technology: rows, and each cell under its column header.
       expect(await page.getByRole('row').count()).toBeGreaterThan(5);
@@ -96,9 +101,7 @@ describe.skipIf(skip !== undefined)('layout and controls (issue 24)', { timeout:
     await page.locator('table.data tbody tr').first().waitFor();
     for (const width of [768, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      const sideways = await page
-        .locator('.table-wrap')
-        .evaluate((box) => box.scrollWidth - box.clientWidth);
+      const sideways = await tableOverflow(page);
       expect(sideways, `status at ${width}px`).toBe(0);
     }
     expect(

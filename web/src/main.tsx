@@ -9,6 +9,8 @@ import { followLink, hrefFor, useParams } from './url-state';
 import { InstancesView } from './views/instances';
 import { lazyView } from './lazy-view';
 import { StaleNotice } from './freshness';
+import type { HealthReport } from './model';
+import { useApi } from './use-api';
 import './styles.css';
 
 // The instances view is the landing page and comes with the first script; every other view is
@@ -125,10 +127,7 @@ function App({ keyFromLink }: { keyFromLink: boolean }) {
       </header>
       <main id="main" tabIndex={-1}>
         {hasKey ? (
-          <div key={generation}>
-            <StaleNotice />
-            {view.render(params)}
-          </div>
+          <Checked key={generation}>{view.render(params)}</Checked>
         ) : (
           <KeyPrompt
             refused={refused}
@@ -142,6 +141,22 @@ function App({ keyFromLink }: { keyFromLink: boolean }) {
         )}
       </main>
     </>
+  );
+}
+
+/**
+ * The view under the stale-price notice (D57). The view is mounted at once (its requests start)
+ * but shown only when /health has answered, so a notice that appears never pushes a painted view
+ * down (a layout shift).
+ */
+function Checked({ children }: { children: preact.ComponentChildren }) {
+  const health = useApi<HealthReport>('/health');
+  const settled = health.data !== undefined || health.error !== undefined;
+  return (
+    <div hidden={!settled}>
+      <StaleNotice health={health} />
+      {children}
+    </div>
   );
 }
 

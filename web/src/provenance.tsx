@@ -5,15 +5,18 @@ import { PROVIDER_LABEL, type DataSource, type HealthReport, type InstanceRecord
 import { useApi } from './use-api';
 
 export type Sources = Readonly<Record<string, DataSource>>;
-const NONE: Sources = {};
 
-/** Each provider's data source from /health (empty until it answers, or without one). */
-export function useSources(): Sources {
+/**
+ * Each provider's data source from /health; undefined until /health has answered (or failed:
+ * then none), so a table can wait for it instead of widening its cells when it comes.
+ */
+export function useSources(): Sources | undefined {
   const health = useApi<HealthReport>('/health');
-  const providers = health.data?.components.providers;
-  if (providers === undefined) return NONE;
+  if (health.loading) return undefined;
   const sources: Record<string, DataSource> = {};
-  for (const p of providers) if (p.data_source) sources[p.name] = p.data_source;
+  for (const p of health.data?.components.providers ?? []) {
+    if (p.data_source) sources[p.name] = p.data_source;
+  }
   return sources;
 }
 

@@ -74,15 +74,21 @@ function sortedColumn(
   return columns.find((c) => ['price', 'monthly_price'].includes(c.sort?.(display) ?? ''))?.id;
 }
 
-/** A card's place for each cell (styles.css, narrow screens): the headline, or a detail column. */
-function cardPlaces(columns: readonly Column[]): Record<string, string> {
-  const headline = headlineColumn(columns);
+/**
+ * A card's place for each cell of a row (styles.css, narrow screens): the headline beside the
+ * name, the others alternating between the two detail columns; an empty cell (no GPU) is left
+ * out, so the details stay packed.
+ */
+function cardPlaces(texts: readonly (readonly [id: string, text: string])[], headline?: string) {
   let detail = 0;
-  return Object.fromEntries(
-    columns.map((c) => [
-      c.id,
-      c.id === headline ? 'card-price' : detail++ % 2 === 0 ? 'card-l' : 'card-r',
-    ]),
+  return texts.map(([id, text]) =>
+    id === headline
+      ? 'card-price'
+      : text === ''
+        ? 'is-empty'
+        : detail++ % 2 === 0
+          ? 'card-l'
+          : 'card-r',
   );
 }
 
@@ -116,8 +122,10 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
   const columns = visibleColumns(params.get('cols'));
   const query = instancesQuery(params, display);
   const result = useApi<InstancesData>(`/instances?${query.toString()}`);
-  // After an error the last answer is for another question: it is not shown as this one's.
-  const data = result.error === undefined ? result.data : undefined;
+  // After an error the last answer is for another question: it is not shown as this one's. The
+  // Observed column waits for the sources (/health), so no cell widens after the rows are shown.
+  const waiting = sources === undefined && columns.some((c) => c.id === 'observed');
+  const data = result.error === undefined && !waiting ? result.data : undefined;
   const invalid = fieldError(
     result.error,
     FILTERS.map((f) => f.param),
@@ -134,7 +142,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
   const selected = selectedIds(params);
   const sort = sortedColumn(params.get('sort'), columns, display);
   const order = params.get('order') === 'desc' ? 'desc' : 'asc';
-  const places = cardPlaces(columns);
+  const headline = headlineColumn(columns);
 
   // The sorted column's header (the default one too) reverses the order; another sorts by it.
   const toggleSort = (id: string) => {
@@ -159,7 +167,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
           ? invalid !== undefined
             ? 'No results: the filters cannot be answered as they are (see the message under the filter).'
             : 'No results: the request failed (see the message above).'
-          : result.loading && data === undefined
+          : (result.loading || waiting) && data === undefined
             ? 'Loading instances…'
             : total === 0
               ? 'No instances match these filters.'
@@ -195,7 +203,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
         <table
           class="data stack"
           aria-rowcount={total + 1}
-          aria-busy={result.loading || shownRows.length < rows.length}
+          aria-busy={result.loading || waiting || shownRows.length < rows.length}
         >
           <caption class="visually-hidden">
             Instances
@@ -256,27 +264,26 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
                     {nameText(r)}
                   </Link>
                 </th>
-                {columns.map((c) => {
-                  const text = c.text(r, display);
-                  // An empty cell (no GPU) is left out of a card rather than shown as a label.
-                  const place = text === '' ? 'is-empty' : places[c.id];
-                  return (
+                {(() => {
+                  const texts = columns.map((c) => [c.id, c.text(r, display)] as const);
+                  const places = cardPlaces(texts, headline);
+                  return columns.map((c, i) => (
                     <td
                       key={c.id}
-                      class={c.numeric === true ? `num ${place}` : place}
+                      class={c.numeric === true ? `num ${places[i]}` : places[i]}
                       data-label={c.label(display)}
                     >
-                      {c.cell !== undefined ? c.cell(r, display) : text}
+                      {c.cell !== undefined ? c.cell(r, display) : texts[i]![1]}
                     </td>
-                  );
-                })}
+                  ));
+                })()}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       {columns.some((c) => c.id === 'observed') && (
-        <SourcesNote providers={rows.map((r) => r.provider.name)} sources={sources} />
+        <SourcesNote providers={rows.map((r) => r.provider.name)} sources={sources ?? {}} />
       )}
       <Pager page={current} pages={pages} onPage={(n) => navigate({ page: pageValue(n) })}>
         <label for="page-size">Rows per page</label>

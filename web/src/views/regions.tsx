@@ -223,6 +223,10 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
               ? 'No instance types match these filters and cities.'
               : `Showing ${count.format(offset + 1)}–${count.format(offset + rows.length)} of ${count.format(total)} instance types`}
       </Status>
+      {data === undefined && answer.loading && (
+        // Until the first answer, the height a page of rows will fill: the pager does not jump.
+        <div class="table-wrap reserve" />
+      )}
       {rows.length > 0 && (
         <div
           class="table-wrap"
