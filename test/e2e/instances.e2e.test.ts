@@ -231,11 +231,13 @@ describe.skipIf(skip !== undefined)('instances view', { timeout: 120_000 }, () =
     );
   });
 
-  it('shows the API error as text when the filters are invalid', async () => {
+  it('says what is wrong with invalid filters in words, next to the control', async () => {
     const { page } = await keyedPage('/ui/?min_vcpu=8&max_vcpu=2');
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('INVALID_PARAMETER');
+    expect(await alert.textContent()).toBe(
+      'Min vCPU is more than Max vCPU, so nothing can match. Lower Min vCPU or raise Max vCPU.',
+    );
   });
 
   it('shows the wait when rate-limited', async () => {

@@ -127,7 +127,9 @@ describe.skipIf(skip !== undefined)('keyboard walk of every view', { timeout: 18
     await page.keyboard.press('Tab');
     await page.keyboard.press('Space');
     // Space on the first checkbox (Provider, shown by default) hides that column.
-    await expect.poll(() => search(page).get('cols')).toBe('region,vcpu,memory,gpu,family,price');
+    await expect
+      .poll(() => search(page).get('cols'))
+      .toBe('region,vcpu,memory,gpu,family,price,observed');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('details.columns[open]').count()).toBe(0);
     expect((await page.evaluate<Stop | null>(FOCUSED))?.name).toBe('Columns');

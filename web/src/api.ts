@@ -10,9 +10,31 @@ export class ApiError extends Error {
     message: string,
     /** Seconds to wait (429 and 503), from Retry-After. */
     readonly retryAfter?: number,
+    /** The envelope's details: for INVALID_PARAMETER, which parameter and why (docs/api.md). */
+    readonly details?: ErrorDetails,
   ) {
     super(message);
   }
+}
+
+export interface ErrorDetails {
+  readonly parameter?: string;
+  readonly value?: unknown;
+  readonly reason?: string;
+  readonly retry_after?: number;
+}
+
+/** The envelope's details as the page reads them: typed where the API documents the field. */
+function detailsOf(raw: Readonly<Record<string, unknown>> | undefined): ErrorDetails | undefined {
+  if (raw === undefined) return undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const retry = raw['retry_after'];
+  return {
+    parameter: text(raw['parameter']),
+    value: raw['value'],
+    reason: text(raw['reason']),
+    retry_after: typeof retry === 'number' ? retry : undefined,
+  };
 }
 
 type Listener = () => void;
@@ -64,6 +86,7 @@ async function request(path: string, init: RequestInit = {}): Promise<Response> 
     body.error?.code ?? `HTTP_${response.status}`,
     body.error?.message ?? `The server answered ${response.status}`,
     retryAfter,
+    detailsOf(body.error?.details),
   );
   if (response.status === 401) for (const listener of unauthorizedListeners) listener();
   throw error;

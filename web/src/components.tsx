@@ -1,14 +1,21 @@
-// Small shared pieces: the error message, the loading line, a same-page link.
+// Small shared pieces: the error message, the loading line, a same-page link, copy link.
 import type { ComponentChildren } from 'preact';
-import { describeError } from './api';
+import { useState } from 'preact/hooks';
+import { ApiError, describeError } from './api';
 import { followLink, hrefFor, type Updates } from './url-state';
+
+/** Asking again can help: no answer, a rate limit, a timeout or a server fault, not bad input. */
+function retryable(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
 
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   if (error === undefined) return null;
   return (
     <div class="error" role="alert">
       <p>{describeError(error)}</p>
-      {onRetry !== undefined && (
+      {onRetry !== undefined && retryable(error) && (
         <button type="button" onClick={onRetry}>
           Try again
         </button>
@@ -38,5 +45,32 @@ export function Status({ loading, children }: { loading: boolean; children: Comp
     <p class="status" aria-live="polite" aria-busy={loading}>
       {children}
     </p>
+  );
+}
+
+/**
+ * Copies the address of the view as it is (its filters are in the URL, D50) and says so; the
+ * app renders it anew for every URL, so "Copied" never stays beside a link it did not copy.
+ */
+export function CopyLink() {
+  const [said, setSaid] = useState('');
+  return (
+    <div class="copy-link">
+      <button
+        type="button"
+        class="link-button"
+        onClick={() => {
+          navigator.clipboard.writeText(location.href).then(
+            () => setSaid('Copied'),
+            () => setSaid('Copy it from the address bar: the browser did not allow copying.'),
+          );
+        }}
+      >
+        Copy link
+      </button>
+      <span class="status" role="status">
+        {said}
+      </span>
+    </div>
   );
 }

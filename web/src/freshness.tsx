@@ -3,15 +3,15 @@
 import { count } from './format';
 import type { HealthReport } from './model';
 import { providerLabel } from './places';
-import { useApi } from './use-api';
+import type { Loaded } from './use-api';
 
 /** `2024-02-21` from an ISO date-time: the day is what matters here. */
 function day(iso: string): string {
   return iso.slice(0, 10);
 }
 
-export function StaleNotice() {
-  const health = useApi<HealthReport>('/health');
+/** `health`: the app's one /health request (main.tsx shows the view once it has answered). */
+export function StaleNotice({ health }: { health: Loaded<HealthReport> }) {
   const stale = (health.data?.components.providers ?? []).filter(
     (p) => p.data_source?.stale === true,
   );

@@ -3,13 +3,26 @@
 import { useState } from 'preact/hooks';
 import { setKey } from './key';
 
-export function KeyPrompt({ refused, onKey }: { refused: boolean; onKey: () => void }) {
+export function KeyPrompt({
+  refused,
+  onKey,
+}: {
+  /** Why the prompt is back: the server refused the key of the `#key=` link, or a typed one. */
+  refused: 'link' | 'typed' | undefined;
+  onKey: () => void;
+}) {
   const [value, setValue] = useState('');
   const [remember, setRemember] = useState(false);
   return (
     <section class="key-prompt" aria-labelledby="key-title">
       <h1 id="key-title">Enter your API key</h1>
-      {refused && (
+      {refused === 'link' && (
+        <p class="error" role="alert">
+          The key in the link you opened was refused by the server (401 UNAUTHORIZED): it is wrong,
+          or it was changed. Enter the current key below.
+        </p>
+      )}
+      {refused === 'typed' && (
         <p class="error" role="alert">
           The server refused that key (401 UNAUTHORIZED). Check it and enter it again.
         </p>

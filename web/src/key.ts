@@ -3,11 +3,13 @@
 // that generated a key) is taken, stored and removed from the address bar at once.
 const NAME = 'cloudprice.apiKey';
 
-export function takeKeyFromFragment(): void {
+/** Takes a `#key=` fragment's key; true when there was one. */
+export function takeKeyFromFragment(): boolean {
   const match = /^#key=([^&]+)$/.exec(location.hash);
-  if (match === null) return;
+  if (match === null) return false;
   setKey(decodeURIComponent(match[1]!), false);
   history.replaceState(history.state, '', location.pathname + location.search);
+  return true;
 }
 
 export function getKey(): string | undefined {

@@ -1,14 +1,17 @@
 // The page: header with the views, the key prompt when needed, and the view the URL names (D50).
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { onUnauthorized } from './api';
+import { CopyLink } from './components';
 import { clearKey, getKey, takeKeyFromFragment } from './key';
 import { KeyPrompt } from './key-prompt';
 import { followLink, hrefFor, useParams } from './url-state';
 import { InstancesView } from './views/instances';
 import { lazyView } from './lazy-view';
 import { StaleNotice } from './freshness';
+import type { HealthReport } from './model';
 import { usePlaces } from './places';
+import { useApi } from './use-api';
 import './styles.css';
 
 // The instances view is the landing page and comes with the first script; every other view is
@@ -50,20 +53,23 @@ const VIEWS: readonly ViewDef[] = [
   { id: 'status', label: 'Status', render: (p) => <StatusView params={p} /> },
 ];
 
-function App() {
+function App({ keyFromLink }: { keyFromLink: boolean }) {
   const params = useParams();
   const [hasKey, setHasKey] = useState(getKey() !== undefined);
-  const [refused, setRefused] = useState(false);
+  const [refused, setRefused] = useState<'link' | 'typed' | undefined>(undefined);
+  const [fromLink, setFromLink] = useState(keyFromLink);
   const [generation, setGeneration] = useState(0);
   usePlaces(hasKey ? generation : undefined);
-  useEffect(
+  // A layout effect: listening before any answer can arrive (the first requests start in the
+  // views' layout effects; a plain effect may run only after a quick 401 came back).
+  useLayoutEffect(
     () =>
       onUnauthorized(() => {
         clearKey();
-        setRefused(true);
+        setRefused(fromLink ? 'link' : 'typed');
         setHasKey(false);
       }),
-    [],
+    [fromLink],
   );
   const view = VIEWS.find((v) => v.id === (params.get('view') ?? 'instances')) ?? VIEWS[0]!;
   useEffect(() => {
@@ -105,30 +111,31 @@ function App() {
           </ul>
         </nav>
         {hasKey && (
-          <button
-            type="button"
-            class="link-button"
-            onClick={() => {
-              clearKey();
-              setRefused(false);
-              setHasKey(false);
-            }}
-          >
-            Change key
-          </button>
+          <div class="top-actions">
+            <CopyLink key={params.toString()} />
+            <button
+              type="button"
+              class="link-button"
+              onClick={() => {
+                clearKey();
+                setRefused(undefined);
+                setHasKey(false);
+              }}
+            >
+              Change key
+            </button>
+          </div>
         )}
       </header>
       <main id="main" tabIndex={-1}>
         {hasKey ? (
-          <div key={generation}>
-            <StaleNotice />
-            {view.render(params)}
-          </div>
+          <Checked key={generation}>{view.render(params)}</Checked>
         ) : (
           <KeyPrompt
             refused={refused}
             onKey={() => {
-              setRefused(false);
+              setRefused(undefined);
+              setFromLink(false);
               setHasKey(true);
               setGeneration((n) => n + 1);
             }}
@@ -139,5 +146,21 @@ function App() {
   );
 }
 
-takeKeyFromFragment();
-render(<App />, document.getElementById('app')!);
+/**
+ * The view under the stale-price notice (D57). The view is mounted at once (its requests start)
+ * but shown only when /health has answered, so a notice that appears never pushes a painted view
+ * down (a layout shift).
+ */
+function Checked({ children }: { children: preact.ComponentChildren }) {
+  const health = useApi<HealthReport>('/health');
+  const settled = health.data !== undefined || health.error !== undefined;
+  return (
+    <div hidden={!settled}>
+      <StaleNotice health={health} />
+      {children}
+    </div>
+  );
+}
+
+const keyFromLink = takeKeyFromFragment();
+render(<App keyFromLink={keyFromLink} />, document.getElementById('app')!);

@@ -4,7 +4,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { FAMILIES } from '../model';
 import { cityName, placesAnswer, providerLabel, regionLabel } from '../places';
 import { navigate } from '../url-state';
-import { FilterForm, type Options, providerOptions, SelectField } from './table-parts';
+import { errorId, type FieldError } from './field-error';
+import {
+  FieldMessage,
+  FilterForm,
+  invalidProps,
+  type Options,
+  providerOptions,
+  SelectField,
+} from './table-parts';
 
 export interface FilterDef {
   readonly param: string;
@@ -31,6 +39,11 @@ export const FILTERS: readonly FilterDef[] = [
   { param: 'instance_family', label: 'Family', chip: (v) => v },
 ];
 
+/** How many of these filters the URL sets (the count on the phone's "Filters" button). */
+export function activeFilters(params: URLSearchParams, names: readonly string[]): number {
+  return names.filter((name) => (params.get(name) ?? '') !== '').length;
+}
+
 /** Changing a filter goes back to the first page; the selection is kept (it is its own state). */
 function setFilter(param: string, value: string): void {
   navigate({ [param]: value, page: undefined });
@@ -44,6 +57,7 @@ export function NumberFilter({
   unit,
   type = 'number',
   onCommit = setFilter,
+  error,
 }: {
   param: string;
   label: string;
@@ -53,6 +67,8 @@ export function NumberFilter({
   type?: 'number' | 'search';
   /** Writes the value to the URL (default: the parameter of the same name, back to page 1). */
   onCommit?: (param: string, value: string) => void;
+  /** What the API said is wrong with this value, in words (field-error.ts). */
+  error?: string;
 }) {
   const [text, setText] = useState(value);
   const timer = useRef<number | undefined>(undefined);
@@ -73,6 +89,7 @@ export function NumberFilter({
           : { type: 'search', maxLength: 64 })}
         step={step}
         value={text}
+        {...invalidProps(param, error)}
         onInput={(event) => {
           const next = event.currentTarget.value;
           setText(next);
@@ -86,6 +103,7 @@ export function NumberFilter({
           }
         }}
       />
+      <FieldMessage param={param} message={error} />
     </div>
   );
 }
@@ -95,54 +113,83 @@ function Select({
   label,
   value,
   options,
+  error,
 }: {
   param: string;
   label: string;
   value: string;
   options: Options;
+  error?: FieldError;
 }) {
   return (
     <SelectField
       id={`f-${param}`}
+      param={param}
       label={label}
       value={value}
       options={options}
       onChange={(v) => setFilter(param, v)}
+      error={error?.param === param ? error.message : undefined}
     />
   );
 }
 
-export function Filters({ params, currency }: { params: URLSearchParams; currency: string }) {
+export function Filters({
+  params,
+  currency,
+  invalid,
+}: {
+  params: URLSearchParams;
+  currency: string;
+  /** The API's complaint about one of these filters, shown next to it. */
+  invalid?: FieldError;
+}) {
   const get = (name: string) => params.get(name) ?? '';
   const provider = get('provider');
+  const number = (param: string, label: string, step: string, unit?: string) => (
+    <NumberFilter
+      param={param}
+      label={label}
+      unit={unit}
+      value={get(param)}
+      step={step}
+      error={invalid?.param === param ? invalid.message : undefined}
+    />
+  );
   return (
-    <FilterForm label="Filter instances">
-      <Select param="provider" label="Provider" value={provider} options={providerOptions()} />
-      <NumberFilter param="q" label="Name contains" value={get('q')} type="search" />
-      <CityPicker value={get('city')} provider={provider} />
-      <NumberFilter param="min_vcpu" label="Min vCPU" value={get('min_vcpu')} step="1" />
-      <NumberFilter param="max_vcpu" label="Max vCPU" value={get('max_vcpu')} step="1" />
-      <NumberFilter
-        param="min_memory_gb"
-        label="Min memory"
-        unit="GiB"
-        value={get('min_memory_gb')}
-        step="0.5"
+    <FilterForm
+      id="instance-filters"
+      label="Filter instances"
+      active={activeFilters(
+        params,
+        FILTERS.map((f) => f.param),
+      )}
+      invalid={invalid !== undefined}
+    >
+      <Select
+        param="provider"
+        label="Provider"
+        value={provider}
+        options={providerOptions()}
+        error={invalid}
       />
       <NumberFilter
-        param="max_memory_gb"
-        label="Max memory"
-        unit="GiB"
-        value={get('max_memory_gb')}
-        step="0.5"
+        param="q"
+        label="Name contains"
+        value={get('q')}
+        type="search"
+        error={invalid?.param === 'q' ? invalid.message : undefined}
       />
-      <NumberFilter
-        param="max_price"
-        label="Max price"
-        unit={`${currency}/month`}
-        value={get('max_price')}
-        step="any"
+      <CityPicker
+        value={get('city')}
+        provider={provider}
+        error={invalid?.param === 'city' ? invalid.message : undefined}
       />
+      {number('min_vcpu', 'Min vCPU', '1')}
+      {number('max_vcpu', 'Max vCPU', '1')}
+      {number('min_memory_gb', 'Min memory', '0.5', 'GiB')}
+      {number('max_memory_gb', 'Max memory', '0.5', 'GiB')}
+      {number('max_price', 'Max price', 'any', `${currency}/month`)}
       <Select
         param="has_gpu"
         label="GPU"
@@ -151,12 +198,14 @@ export function Filters({ params, currency }: { params: URLSearchParams; currenc
           ['true', 'With GPU'],
           ['false', 'Without GPU'],
         ]}
+        error={invalid}
       />
       <Select
         param="instance_family"
         label="Family"
         value={get('instance_family')}
         options={FAMILIES.map((f) => [f, f] as const)}
+        error={invalid}
       />
     </FilterForm>
   );
@@ -188,7 +237,15 @@ document.addEventListener('click', (event) => {
  * Places by city (D56: `city=tokyo,seoul`): one "Tokyo" whatever the providers call their
  * regions there. The cities and their providers come from GET /regions (places.ts); with a provider chosen, only its cities are offered.
  */
-function CityPicker({ value, provider }: { value: string; provider: string }) {
+function CityPicker({
+  value,
+  provider,
+  error,
+}: {
+  value: string;
+  provider: string;
+  error?: string;
+}) {
   const chosen = value === '' ? [] : value.split(',');
   const [open, setOpen] = useState(false);
   const places = placesAnswer();
@@ -220,7 +277,13 @@ function CityPicker({ value, provider }: { value: string; provider: string }) {
         onKeyDown={closeOnEscape}
         onFocusOut={closeOnFocusOut}
       >
-        <summary aria-describedby="f-city-label">{summary}</summary>
+        <summary
+          aria-describedby={
+            error === undefined ? 'f-city-label' : `f-city-label ${errorId('city')}`
+          }
+        >
+          {summary}
+        </summary>
         {open && (
           <fieldset aria-busy={places.loading}>
             <legend>Cities (any of them)</legend>
@@ -243,6 +306,7 @@ function CityPicker({ value, provider }: { value: string; provider: string }) {
           </fieldset>
         )}
       </details>
+      <FieldMessage param="city" message={error} />
     </div>
   );
 }

@@ -13,11 +13,14 @@ import {
 } from '../format';
 import type { InstanceRecord } from '../model';
 import { NotedCell, notedText } from '../field-notes';
+import { ObservedCell, observedText, type Sources } from '../provenance';
 
 export interface Display {
   readonly unit: PriceUnit;
   readonly period: Period;
   readonly currency: string;
+  /** Each provider's data source (/health), for the Observed column; absent until known. */
+  readonly sources?: Sources;
 }
 
 export interface Column {
@@ -129,9 +132,30 @@ export const COLUMNS: readonly Column[] = [
     text: (r, d) => plainMoney(r.pricing.monthly_price, d.currency),
     cell: (r, d) => money(r.pricing.monthly_price, d.currency),
   },
+  {
+    // D37/D57: when and where each price was observed.
+    id: 'observed',
+    label: () => 'Observed',
+    text: (r, d) => observedText(r, d.sources),
+    cell: (r, d) => <ObservedCell record={r} sources={d.sources} />,
+  },
 ];
 
-export const DEFAULT_COLUMNS = ['provider', 'region', 'vcpu', 'memory', 'gpu', 'family', 'price'];
+export const DEFAULT_COLUMNS = [
+  'provider',
+  'region',
+  'vcpu',
+  'memory',
+  'gpu',
+  'family',
+  'price',
+  'observed',
+];
+
+/** The column a card puts beside the name: the price as chosen, else the monthly or hourly one. */
+export function headlineColumn(columns: readonly Column[]): string | undefined {
+  return ['price', 'monthly', 'hourly'].find((id) => columns.some((c) => c.id === id));
+}
 
 /** The visible columns from the URL's `cols` (unknown names ignored; none left: the defaults). */
 export function visibleColumns(cols: string | null): Column[] {

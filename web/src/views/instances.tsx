@@ -3,18 +3,22 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiText } from '../api';
 import { ErrorMessage, Link, Status } from '../components';
-import { count, PERIODS, UNIT_LABEL, UNITS, type Period, type PriceUnit } from '../format';
-import { CURRENCIES, currencyLabel, type InstancesData } from '../model';
+import { count, PERIODS, UNITS, type Period, type PriceUnit } from '../format';
+import type { InstancesData } from '../model';
+import { SourcesNote, useSources } from '../provenance';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
-import { Chips, closeOnEscape, Filters, FILTERS } from './filters';
+import { DisplayControls } from './display-controls';
+import { fieldError } from './field-error';
+import { Chips, Filters, FILTERS } from './filters';
 import {
   COLUMNS,
-  DEFAULT_COLUMNS,
+  headlineColumn,
   nameText,
   toCsv,
   toMarkdown,
   visibleColumns,
+  type Column,
   type Display,
 } from './instance-columns';
 import { ExportBar } from './export-bar';
@@ -57,6 +61,37 @@ export function displayOf(params: URLSearchParams): Display {
   };
 }
 
+/**
+ * The column the rows are sorted by: the URL's, or without one the column that follows the API's
+ * default order (monthly price ascending), so the default sort shows on its header too.
+ */
+function sortedColumn(
+  sort: string | null,
+  columns: readonly Column[],
+  display: Display,
+): string | undefined {
+  if (sort !== null) return sort;
+  return columns.find((c) => ['price', 'monthly_price'].includes(c.sort?.(display) ?? ''))?.id;
+}
+
+/**
+ * A card's place for each cell of a row (styles.css, narrow screens): the headline beside the
+ * name, the others alternating between the two detail columns; an empty cell (no GPU) is left
+ * out, so the details stay packed.
+ */
+function cardPlaces(texts: readonly (readonly [id: string, text: string])[], headline?: string) {
+  let detail = 0;
+  return texts.map(([id, text]) =>
+    id === headline
+      ? 'card-price'
+      : text === ''
+        ? 'is-empty'
+        : detail++ % 2 === 0
+          ? 'card-l'
+          : 'card-r',
+  );
+}
+
 export function selectedIds(params: URLSearchParams): number[] {
   return (params.get('sel') ?? '')
     .split(',')
@@ -82,11 +117,19 @@ function useRowsInStages<T>(rows: readonly T[]): readonly T[] {
 }
 
 export function InstancesView({ params }: { params: URLSearchParams }) {
-  const display = displayOf(params);
+  const sources = useSources();
+  const display = { ...displayOf(params), sources };
   const columns = visibleColumns(params.get('cols'));
   const query = instancesQuery(params, display);
   const result = useApi<InstancesData>(`/instances?${query.toString()}`);
-  const data = result.data;
+  // After an error the last answer is for another question: it is not shown as this one's. The
+  // Observed column waits for the sources (/health), so no cell widens after the rows are shown.
+  const waiting = sources === undefined && columns.some((c) => c.id === 'observed');
+  const data = result.error === undefined && !waiting ? result.data : undefined;
+  const invalid = fieldError(
+    result.error,
+    FILTERS.map((f) => f.param),
+  );
   // The names the API gives the providers (D55, configurable) label every filter and view.
   const rows = data?.instances ?? NO_ROWS;
   const shownRows = useRowsInStages(rows);
@@ -96,11 +139,14 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
   const pages = Math.max(1, Math.ceil(total / limit));
   const offset = (current - 1) * limit;
   const selected = selectedIds(params);
-  const sort = params.get('sort');
+  const sort = sortedColumn(params.get('sort'), columns, display);
   const order = params.get('order') === 'desc' ? 'desc' : 'asc';
+  const headline = headlineColumn(columns);
 
+  // The sorted column's header (the default one too) reverses the order; another sorts by it.
   const toggleSort = (id: string) => {
-    if (sort === id) navigate({ order: order === 'asc' ? 'desc' : undefined, page: undefined });
+    if (sort === id)
+      navigate({ sort: id, order: order === 'asc' ? 'desc' : undefined, page: undefined });
     else navigate({ sort: id, order: undefined, page: undefined });
   };
   const toggleSelected = (id: number) => {
@@ -111,16 +157,20 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
   return (
     <section aria-labelledby="instances-title">
       <h1 id="instances-title">Instances</h1>
-      <Filters params={params} currency={display.currency} />
+      <Filters params={params} currency={display.currency} invalid={invalid} />
       <Chips params={params} />
       <DisplayControls params={params} display={display} />
-      <ErrorMessage error={result.error} onRetry={result.reload} />
+      {invalid === undefined && <ErrorMessage error={result.error} onRetry={result.reload} />}
       <Status loading={result.loading}>
-        {result.loading && data === undefined
-          ? 'Loading instances…'
-          : total === 0
-            ? 'No instances match these filters.'
-            : `Showing ${count.format(offset + 1)}–${count.format(offset + rows.length)} of ${count.format(total)} instances`}
+        {result.error !== undefined
+          ? invalid !== undefined
+            ? 'No results: the filters cannot be answered as they are (see the message under the filter).'
+            : 'No results: the request failed (see the message above).'
+          : (result.loading || waiting) && data === undefined
+            ? 'Loading instances…'
+            : total === 0
+              ? 'No instances match these filters.'
+              : `Showing ${count.format(offset + 1)}–${count.format(offset + rows.length)} of ${count.format(total)} instances`}
       </Status>
       {selected.length > 0 && (
         <div class="selection" role="group" aria-label="Selection">
@@ -142,20 +192,21 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
       )}
       <div
         // Until the first answer, the box keeps the height a page of rows will fill, so nothing
-        // below it jumps when they arrive (layout shift).
+        // below it jumps when they arrive (layout shift). After an error it holds no rows.
+        hidden={result.error !== undefined}
         class={data === undefined ? 'table-wrap reserve' : 'table-wrap'}
         tabIndex={0}
         role="region"
         aria-label="Instances table, scrolls sideways"
       >
         <table
-          class="data"
+          class="data stack"
           aria-rowcount={total + 1}
-          aria-busy={result.loading || shownRows.length < rows.length}
+          aria-busy={result.loading || waiting || shownRows.length < rows.length}
         >
           <caption class="visually-hidden">
             Instances
-            {sort !== null
+            {sort !== undefined
               ? `, sorted by ${COLUMNS.find((c) => c.id === sort)?.label(display) ?? sort} ${order === 'asc' ? 'ascending' : 'descending'}`
               : ', cheapest first'}
           </caption>
@@ -177,6 +228,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
                     key={c.id}
                     label={c.label(display)}
                     numeric={c.numeric === true}
+                    class="sortable"
                     sorted={sort === c.id}
                     order={order}
                     onSort={() => toggleSort(c.id)}
@@ -211,16 +263,27 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
                     {nameText(r)}
                   </Link>
                 </th>
-                {columns.map((c) => (
-                  <td key={c.id} class={c.numeric === true ? 'num' : undefined}>
-                    {c.cell !== undefined ? c.cell(r, display) : c.text(r, display)}
-                  </td>
-                ))}
+                {(() => {
+                  const texts = columns.map((c) => [c.id, c.text(r, display)] as const);
+                  const places = cardPlaces(texts, headline);
+                  return columns.map((c, i) => (
+                    <td
+                      key={c.id}
+                      class={c.numeric === true ? `num ${places[i]}` : places[i]}
+                      data-label={c.label(display)}
+                    >
+                      {c.cell !== undefined ? c.cell(r, display) : texts[i]![1]}
+                    </td>
+                  ));
+                })()}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      {columns.some((c) => c.id === 'observed') && (
+        <SourcesNote providers={rows.map((r) => r.provider.name)} sources={sources ?? {}} />
+      )}
       <Pager page={current} pages={pages} onPage={(n) => navigate({ page: pageValue(n) })}>
         <label for="page-size">Rows per page</label>
         <select
@@ -257,113 +320,5 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
         total={total}
       />
     </section>
-  );
-}
-
-function DisplayControls({ params, display }: { params: URLSearchParams; display: Display }) {
-  const shown = visibleColumns(params.get('cols')).map((c) => c.id);
-  const [open, setOpen] = useState(false);
-  const setCols = (ids: string[]) => {
-    const ordered = COLUMNS.map((c) => c.id).filter((id) => ids.includes(id));
-    const same =
-      ordered.length === DEFAULT_COLUMNS.length &&
-      ordered.every((id) => DEFAULT_COLUMNS.includes(id));
-    navigate({ cols: same ? undefined : ordered.join(',') });
-  };
-  return (
-    <div class="display-controls">
-      <div class="field">
-        <label for="unit">Price</label>
-        <select
-          id="unit"
-          value={display.unit}
-          onChange={(e) =>
-            navigate({
-              unit: e.currentTarget.value === 'instance' ? undefined : e.currentTarget.value,
-            })
-          }
-        >
-          {UNITS.map((u) => (
-            <option key={u} value={u}>
-              {UNIT_LABEL[u]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="period">Period</label>
-        <select
-          id="period"
-          value={display.period}
-          onChange={(e) =>
-            navigate({
-              period: e.currentTarget.value === 'month' ? undefined : e.currentTarget.value,
-            })
-          }
-        >
-          {PERIODS.map((p) => (
-            <option key={p} value={p}>
-              per {p}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div class="field">
-        <label for="currency">Currency</label>
-        <select
-          id="currency"
-          value={display.currency}
-          onChange={(e) =>
-            navigate({
-              currency: e.currentTarget.value === 'USD' ? undefined : e.currentTarget.value,
-            })
-          }
-        >
-          {CURRENCIES.map((c) => (
-            <option key={c} value={c}>
-              {currencyLabel(c)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <details
-        class="columns"
-        open={open}
-        onToggle={(e) => setOpen(e.currentTarget.open)}
-        onKeyDown={closeOnEscape}
-      >
-        <summary>Columns</summary>
-        {/* The checkboxes exist only while the menu is open: less to build on first load. */}
-        {open && (
-          <fieldset>
-            <legend>Visible columns</legend>
-            {COLUMNS.map((c) => (
-              <label key={c.id} class="check">
-                <input
-                  type="checkbox"
-                  checked={shown.includes(c.id)}
-                  onChange={(e) =>
-                    setCols(
-                      e.currentTarget.checked
-                        ? [...shown, c.id]
-                        : shown.filter((id) => id !== c.id),
-                    )
-                  }
-                />
-                {c.label(display)}
-              </label>
-            ))}
-            <div class="row">
-              <button type="button" onClick={() => setCols(DEFAULT_COLUMNS)}>
-                Defaults
-              </button>
-              <button type="button" onClick={() => setCols(COLUMNS.map((c) => c.id))}>
-                All
-              </button>
-            </div>
-          </fieldset>
-        )}
-      </details>
-    </div>
   );
 }

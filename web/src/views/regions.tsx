@@ -8,7 +8,8 @@ import { FAMILIES, type InstanceTypeRow, type InstanceTypesData } from '../model
 import { cities as allCities, cityName, placesLoaded, providerLabel, regions } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
-import { NumberFilter } from './filters';
+import { fieldError } from './field-error';
+import { activeFilters, NumberFilter } from './filters';
 import { displayOf } from './instances';
 import {
   FilterForm,
@@ -78,8 +79,12 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
   const answer = useApi<InstanceTypesData>(
     placesLoaded() ? `/instance-types?${instanceTypesQuery(params).toString()}` : null,
   );
-  const rows = answer.data?.instance_types ?? [];
-  const total = answer.data?.pagination.total ?? 0;
+  // After an error the last answer is for another question: it is not shown as this one's.
+  const data = answer.error === undefined ? answer.data : undefined;
+  const invalid = fieldError(answer.error, PASSED);
+  const errorFor = (param: string) => (invalid?.param === param ? invalid.message : undefined);
+  const rows = data?.instance_types ?? [];
+  const total = data?.pagination.total ?? 0;
   const cities = listedCities(params);
   const columns = shownCities(params);
   const all = params.get('available_in') === 'all';
@@ -114,7 +119,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
     <SortHeader
       label={label}
       numeric
-      class={className}
+      class={className === undefined ? 'sortable' : `${className} sortable`}
       sorted={sort === id}
       order={order}
       onSort={() => toggleSort(id)}
@@ -129,20 +134,29 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
         Each instance type once, with its monthly price ({currency}) in every selected city; the
         cheapest cities of each row are in bold and marked. Sort by a column&apos;s header.
       </p>
-      <FilterForm label="Filter instance types">
+      <FilterForm
+        id="region-filters"
+        label="Filter instance types"
+        active={activeFilters(params, [...PASSED, 'city', 'available_in'])}
+        invalid={invalid !== undefined}
+      >
         <SelectField
           id="r-provider"
+          param="provider"
           label="Provider"
           value={provider}
           options={providerOptions()}
           onChange={(v) => setFilter('provider', v)}
+          error={errorFor('provider')}
         />
         <SelectField
           id="r-family"
+          param="instance_family"
           label="Family"
           value={get('instance_family')}
           options={FAMILIES.map((f) => [f, f] as const)}
           onChange={(v) => setFilter('instance_family', v)}
+          error={errorFor('instance_family')}
         />
         <NumberFilter
           param="min_vcpu"
@@ -150,6 +164,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
           value={get('min_vcpu')}
           step="1"
           onCommit={setFilter}
+          error={errorFor('min_vcpu')}
         />
         <NumberFilter
           param="min_memory_gb"
@@ -158,46 +173,55 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
           value={get('min_memory_gb')}
           step="0.5"
           onCommit={setFilter}
+          error={errorFor('min_memory_gb')}
         />
+        <fieldset class="region-picker">
+          <legend>Cities</legend>
+          <div class="region-group">
+            {citiesOf(provider).map((city) => (
+              <label key={city} class="check">
+                <input
+                  type="checkbox"
+                  checked={cities.includes(city)}
+                  onChange={() => toggleCity(city)}
+                />
+                {cityName(city)}
+              </label>
+            ))}
+          </div>
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={all}
+              onChange={(e) =>
+                navigate({
+                  available_in: e.currentTarget.checked ? 'all' : undefined,
+                  page: undefined,
+                })
+              }
+            />
+            Only types available in all selected cities (that their provider serves)
+          </label>
+        </fieldset>
       </FilterForm>
-      <fieldset class="region-picker">
-        <legend>Cities</legend>
-        <div class="region-group">
-          {citiesOf(provider).map((city) => (
-            <label key={city} class="check">
-              <input
-                type="checkbox"
-                checked={cities.includes(city)}
-                onChange={() => toggleCity(city)}
-              />
-              {cityName(city)}
-            </label>
-          ))}
-        </div>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={all}
-            onChange={(e) =>
-              navigate({
-                available_in: e.currentTarget.checked ? 'all' : undefined,
-                page: undefined,
-              })
-            }
-          />
-          Only types available in all selected cities (that their provider serves)
-        </label>
-      </fieldset>
-      <ErrorMessage error={answer.error} onRetry={answer.reload} />
+      {invalid === undefined && <ErrorMessage error={answer.error} onRetry={answer.reload} />}
       <Status loading={answer.loading}>
-        {answer.data === undefined
-          ? answer.loading
-            ? 'Loading instance types…'
-            : ''
-          : total === 0
-            ? 'No instance types match these filters and cities.'
-            : `Showing ${count.format(offset + 1)}–${count.format(offset + rows.length)} of ${count.format(total)} instance types`}
+        {answer.error !== undefined
+          ? invalid !== undefined
+            ? 'No results: the filters cannot be answered as they are (see the message under the filter).'
+            : 'No results: the request failed (see the message above).'
+          : data === undefined
+            ? answer.loading
+              ? 'Loading instance types…'
+              : ''
+            : total === 0
+              ? 'No instance types match these filters and cities.'
+              : `Showing ${count.format(offset + 1)}–${count.format(offset + rows.length)} of ${count.format(total)} instance types`}
       </Status>
+      {data === undefined && answer.loading && (
+        // Until the first answer, the height a page of rows will fill: the pager does not jump.
+        <div class="table-wrap reserve" />
+      )}
       {rows.length > 0 && (
         <div
           class="table-wrap"
@@ -205,7 +229,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
           role="region"
           aria-label="Instance types by city, scrolls sideways"
         >
-          <table class="data" aria-rowcount={total + 1} aria-busy={answer.loading}>
+          <table class="data stack" aria-rowcount={total + 1} aria-busy={answer.loading}>
             <caption class="visually-hidden">
               Instance types with their monthly price in each selected city
             </caption>
@@ -213,7 +237,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
               <tr aria-rowindex={1}>
                 <SortHeader
                   label="Instance type"
-                  class="name-col"
+                  class="name-col sortable"
                   sorted={sort === 'instance_id'}
                   order={order}
                   onSort={() => toggleSort('instance_id')}
@@ -270,6 +294,9 @@ function TypeRow({
   keep: { currency?: string };
 }) {
   const cheapest = t.prices[t.cheapest_region];
+  // A card's detail cells alternate between its two columns (styles.css, narrow screens).
+  let details = 0;
+  const place = () => (details++ % 2 === 0 ? 'card-l' : 'card-r');
   return (
     <tr aria-rowindex={index}>
       <th scope="row" class="name-col">
@@ -283,14 +310,22 @@ function TypeRow({
           </Link>
         )}
       </th>
-      {showProvider && <td>{providerLabel(t.provider)}</td>}
-      <td class="num">{t.vcpu}</td>
-      <td class="num">{gib(t.memory_mb)}</td>
+      {showProvider && (
+        <td class={place()} data-label="Provider">
+          {providerLabel(t.provider)}
+        </td>
+      )}
+      <td class={`num ${place()}`} data-label="vCPU">
+        {t.vcpu}
+      </td>
+      <td class={`num ${place()}`} data-label="Memory (GiB)">
+        {gib(t.memory_mb)}
+      </td>
       {cities.map((city) => {
         const price = t.prices[city];
         if (price === undefined) {
           return (
-            <td key={city} class="num absent">
+            <td key={city} class={`num absent ${place()}`} data-label={cityName(city)}>
               <span aria-hidden="true">·</span>
               <span class="visually-hidden">not offered</span>
             </td>
@@ -299,7 +334,11 @@ function TypeRow({
         // Ties are ties: every city at the lowest price is the cheapest.
         const isCheapest = price.monthly_price === t.min_monthly_price;
         return (
-          <td key={city} class={isCheapest ? 'num cheapest-cell' : 'num'}>
+          <td
+            key={city}
+            class={`${isCheapest ? 'num cheapest-cell' : 'num'} ${place()}`}
+            data-label={cityName(city)}
+          >
             {isCheapest ? (
               <strong>{money(price.monthly_price, currency)}</strong>
             ) : (
@@ -309,9 +348,15 @@ function TypeRow({
           </td>
         );
       })}
-      <td class="num">{money(t.min_monthly_price, currency)}</td>
-      <td class="num">{money(t.max_monthly_price, currency)}</td>
-      <td class="num">{t.spread_pct === null ? '—' : `${t.spread_pct.toFixed(1)}%`}</td>
+      <td class="num card-price" data-label="Cheapest">
+        {money(t.min_monthly_price, currency)}
+      </td>
+      <td class={`num ${place()}`} data-label="Dearest">
+        {money(t.max_monthly_price, currency)}
+      </td>
+      <td class={`num ${place()}`} data-label="Spread">
+        {t.spread_pct === null ? '—' : `${t.spread_pct.toFixed(1)}%`}
+      </td>
     </tr>
   );
 }

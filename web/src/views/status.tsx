@@ -21,7 +21,7 @@ export function StatusView() {
       </Status>
       {report !== undefined && (
         <div class="table-wrap" tabIndex={0} role="region" aria-label="Providers">
-          <table class="data">
+          <table class="data stack">
             <caption>Providers</caption>
             <thead>
               <tr>
@@ -41,12 +41,14 @@ export function StatusView() {
             <tbody>
               {report.components.providers.map((p) => (
                 <tr key={p.name}>
-                  <th scope="row">{providerLabel(p.name)}</th>
-                  <td>
+                  <th scope="row" class="name-col">
+                    {providerLabel(p.name)}
+                  </th>
+                  <td class="card-price" data-label="Status">
                     <span class={`badge badge-${p.status}`}>{p.status}</span>
                     {p.error !== undefined && <div class="small">{p.error}</div>}
                   </td>
-                  <td>
+                  <td class="card-l" data-label="Prices as of">
                     {/* null before the provider's first sync (D37) */}
                     {p.data_source ? (
                       <>
@@ -67,7 +69,7 @@ export function StatusView() {
                       '—'
                     )}
                   </td>
-                  <td class="wrap">
+                  <td class="wrap card-wide" data-label="Data source">
                     {p.data_source ? (
                       <>
                         <span class="badge">{p.data_source.kind}</span> {p.data_source.source}
@@ -76,11 +78,15 @@ export function StatusView() {
                       'not reported'
                     )}
                   </td>
-                  <td>
+                  <td class="card-r" data-label="Last sync">
                     {dateTime(p.last_sync)} <span class="small">({p.sync_status})</span>
                   </td>
-                  <td class="num">{p.regions_count}</td>
-                  <td class="num">{count.format(p.instances_count)}</td>
+                  <td class="num card-l" data-label="Regions">
+                    {p.regions_count}
+                  </td>
+                  <td class="num card-r" data-label="Instances">
+                    {count.format(p.instances_count)}
+                  </td>
                 </tr>
               ))}
             </tbody>

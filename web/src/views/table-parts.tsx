@@ -2,8 +2,10 @@
 // the page buttons. One place for their markup, so every view is used (and read by a screen
 // reader) the same way.
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { count } from '../format';
 import { providers } from '../places';
+import { errorId } from './field-error';
 
 export type Options = readonly (readonly [value: string, text: string])[];
 /** The provider choices, named as the API names them (D55). */
@@ -11,13 +13,75 @@ export function providerOptions(): Options {
   return providers().map((p) => [p.name, p.display_name] as const);
 }
 
-/** A view's filters: a search landmark whose controls apply as they change (no submit). */
-export function FilterForm({ label, children }: { label: string; children: ComponentChildren }) {
+/**
+ * A view's filters: a search landmark whose controls apply as they change (no submit). Given an
+ * `id` and the `active` count, on a phone (styles.css, max-width 600px) they fold behind one
+ * button that says how many are active; wider, the button is hidden and the filters are always
+ * open. A control with an error keeps them open, so its message is seen.
+ */
+export function FilterForm({
+  id,
+  label,
+  active,
+  invalid = false,
+  children,
+}: {
+  id?: string;
+  label: string;
+  /** How many filters are set (the button's count). */
+  active?: number;
+  invalid?: boolean;
+  children: ComponentChildren;
+}) {
+  const [open, setOpen] = useState(false);
+  const shown = open || invalid;
+  if (id === undefined || active === undefined) {
+    return (
+      <form class="filters" role="search" aria-label={label} onSubmit={(e) => e.preventDefault()}>
+        {children}
+      </form>
+    );
+  }
   return (
-    <form class="filters" role="search" aria-label={label} onSubmit={(e) => e.preventDefault()}>
-      {children}
-    </form>
+    <>
+      <button
+        type="button"
+        class="filter-toggle secondary"
+        aria-expanded={shown}
+        aria-controls={id}
+        onClick={() => setOpen(!shown)}
+      >
+        Filters{active > 0 ? ` (${active} active)` : ''}
+        <span aria-hidden="true">{shown ? ' ▴' : ' ▾'}</span>
+      </button>
+      <form
+        id={id}
+        class={shown ? 'filters' : 'filters is-folded'}
+        role="search"
+        aria-label={label}
+        onSubmit={(e) => e.preventDefault()}
+      >
+        {children}
+      </form>
+    </>
   );
+}
+
+/** A control's error, next to it (its aria-describedby), read out when it appears. */
+export function FieldMessage({ param, message }: { param: string; message?: string }) {
+  if (message === undefined) return null;
+  return (
+    <p id={errorId(param)} class="field-error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/** The attributes that tie a control to its error message. */
+export function invalidProps(param: string, message: string | undefined) {
+  return message === undefined
+    ? {}
+    : { 'aria-invalid': true as const, 'aria-describedby': errorId(param) };
 }
 
 /** A labelled select; the first option, "Any" (value ''), means no filter. */
@@ -27,17 +91,27 @@ export function SelectField({
   value,
   options,
   onChange,
+  param = id,
+  error,
 }: {
   id: string;
   label: string;
   value: string;
   options: Options;
   onChange: (value: string) => void;
+  /** The API parameter it sets (its error message's id). */
+  param?: string;
+  error?: string;
 }) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onChange(event.currentTarget.value)}>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        {...invalidProps(param, error)}
+      >
         <option value="">Any</option>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
@@ -45,6 +119,7 @@ export function SelectField({
           </option>
         ))}
       </select>
+      <FieldMessage param={param} message={error} />
     </div>
   );
 }

@@ -1,0 +1,92 @@
+// D37/D57: where and when a price comes from. Each record carries `pricing.observed_at`; the
+// source is its provider's (`/health` `data_source`), so a table names it briefly in each row
+// and in full once, under the rows.
+import type { DataSource, HealthReport, InstanceRecord } from './model';
+import { providerLabel } from './places';
+import { useApi } from './use-api';
+
+export type Sources = Readonly<Record<string, DataSource>>;
+
+/**
+ * Each provider's data source from /health; undefined until /health has answered (or failed:
+ * then none), so a table can wait for it instead of widening its cells when it comes.
+ */
+export function useSources(): Sources | undefined {
+  const health = useApi<HealthReport>('/health');
+  if (health.loading) return undefined;
+  const sources: Record<string, DataSource> = {};
+  for (const p of health.data?.components.providers ?? []) {
+    if (p.data_source) sources[p.name] = p.data_source;
+  }
+  return sources;
+}
+
+/** `2024-02-21` from an ISO date-time: the day is what matters here. */
+export function observedDay(r: InstanceRecord): string {
+  return r.pricing.observed_at?.slice(0, 10) ?? '—';
+}
+
+/**
+ * The source's name without its details: "Linode API v4 /linode/types, recorded …" reads
+ * "Linode API v4" (the text up to the first comma, without a path or a parenthesis).
+ */
+export function shortSource(source: string): string {
+  const head = source
+    .split(',')[0]!
+    .replace(/\s+[/(].*$/, '')
+    .trim();
+  return head === '' ? source : head;
+}
+
+/** Plain text for copy as CSV or Markdown: the day and the short source. */
+export function observedText(r: InstanceRecord, sources: Sources | undefined): string {
+  const source = sources?.[r.provider.name];
+  return source === undefined
+    ? observedDay(r)
+    : `${observedDay(r)} · ${shortSource(source.source)}`;
+}
+
+export function ObservedCell({
+  record,
+  sources,
+}: {
+  record: InstanceRecord;
+  sources: Sources | undefined;
+}) {
+  const source = sources?.[record.provider.name];
+  return (
+    <>
+      {record.pricing.observed_at === undefined ? (
+        '—'
+      ) : (
+        <time dateTime={record.pricing.observed_at}>{observedDay(record)}</time>
+      )}
+      {source !== undefined && <span class="source"> · {shortSource(source.source)}</span>}
+    </>
+  );
+}
+
+/** The full source of every provider in `providers`, once, under a table. */
+export function SourcesNote({
+  providers,
+  sources,
+}: {
+  providers: readonly string[];
+  sources: Sources;
+}) {
+  const listed = [...new Set(providers)].filter((p) => sources[p] !== undefined);
+  if (listed.length === 0) return null;
+  return (
+    <div class="sources">
+      <h2 class="small-heading">Where these prices come from</h2>
+      <ul>
+        {listed.map((p) => (
+          <li key={p}>
+            <strong>{providerLabel(p)}</strong> ({sources[p]!.kind}, observed{' '}
+            {sources[p]!.observed_at.slice(0, 10)}): {sources[p]!.source}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
