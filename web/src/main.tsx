@@ -11,6 +11,7 @@ import { lazyView } from './lazy-view';
 import { StaleNotice } from './freshness';
 import type { HealthReport } from './model';
 import { usePlaces } from './places';
+import { HealthContext } from './provenance';
 import { useApi } from './use-api';
 import './styles.css';
 
@@ -155,10 +156,12 @@ function Checked({ children }: { children: preact.ComponentChildren }) {
   const health = useApi<HealthReport>('/health');
   const settled = health.data !== undefined || health.error !== undefined;
   return (
-    <div hidden={!settled}>
-      <StaleNotice health={health} />
-      {children}
-    </div>
+    <HealthContext.Provider value={health}>
+      <div hidden={!settled}>
+        <StaleNotice health={health} />
+        {children}
+      </div>
+    </HealthContext.Provider>
   );
 }
 

@@ -1,19 +1,40 @@
 // D37/D57: where and when a price comes from. Each record carries `pricing.observed_at`; the
-// source is its provider's (`/health` `data_source`), so a table names it briefly in each row
-// and in full once, under the rows.
+// source is its provider's (`/health` `data_source`, which also says whether the provider's
+// figures are stale), so a table names it briefly in each row and in full once, under the rows.
+// A recommendation carries neither, so its provider's data source dates it. The page asks
+// /health once per key (main.tsx) and every view reads that answer through HealthContext.
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import { count } from './format';
 import type { DataSource, HealthReport, InstanceRecord } from './model';
 import { providerLabel } from './places';
-import { useApi } from './use-api';
+import type { Loaded } from './use-api';
+import './provenance.css';
 
 export type Sources = Readonly<Record<string, DataSource>>;
+
+/** The app's one /health answer (main.tsx provides it around every view). */
+export const HealthContext = createContext<Loaded<HealthReport> | undefined>(undefined);
+
+const DAY_MS = 86_400_000;
+
+/** `2024-02-21` from an ISO date-time: the day is what a person compares. */
+export function day(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+/** Whole days from `a` to `b` (ISO date-times), rounded down, never negative. */
+export function daysBetween(a: string, b: string): number {
+  return Math.max(0, Math.floor(Math.abs(Date.parse(b) - Date.parse(a)) / DAY_MS));
+}
 
 /**
  * Each provider's data source from /health; undefined until /health has answered (or failed:
  * then none), so a table can wait for it instead of widening its cells when it comes.
  */
 export function useSources(): Sources | undefined {
-  const health = useApi<HealthReport>('/health');
-  if (health.loading) return undefined;
+  const health = useContext(HealthContext);
+  if (health === undefined || health.loading) return undefined;
   const sources: Record<string, DataSource> = {};
   for (const p of health.data?.components.providers ?? []) {
     if (p.data_source) sources[p.name] = p.data_source;
@@ -88,5 +109,29 @@ export function SourcesNote({
         ))}
       </ul>
     </div>
+  );
+}
+
+/** "observed 2024-07-11 (868 days ago, stale)", the stale part marked so it cannot be missed. */
+export function ObservedText({
+  observedAt,
+  source,
+}: {
+  observedAt: string;
+  source: DataSource | undefined;
+}) {
+  const age = source?.age_days;
+  const sameDay = source !== undefined && day(source.observed_at) === day(observedAt);
+  return (
+    <>
+      <time dateTime={observedAt}>{day(observedAt)}</time>
+      {sameDay && age !== undefined && <> ({count.format(age)} days ago)</>}
+      {sameDay && source.stale && (
+        <>
+          {' '}
+          <span class="badge badge-stale">stale</span>
+        </>
+      )}
+    </>
   );
 }

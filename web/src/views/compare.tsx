@@ -5,12 +5,12 @@ import type { JSX } from 'preact';
 import { ErrorMessage, Link, Status } from '../components';
 import { NotedCell, notedValue, type NotedField } from '../field-notes';
 import { gib, money, percent } from '../format';
-import type { DataSource, HistoryData, InstanceRecord } from '../model';
+import type { HistoryData, InstanceRecord } from '../model';
 import { navigate } from '../url-state';
 import { useApiEach } from '../use-api';
 import { nameText } from './instance-columns';
 import { displayOf } from './instances';
-import { day, daysBetween, ObservedText, useDataSources } from './provenance';
+import { day, daysBetween, ObservedText, useSources, type Sources } from '../provenance';
 
 /** A comparison is read across; past this many records it stops being readable (and cheap). */
 export const MAX_COMPARED = 8;
@@ -89,7 +89,7 @@ const ATTRIBUTES: readonly Attribute[] = [
 ];
 
 /** When and where each price was observed (D57): read across, like any other attribute. */
-function provenanceAttributes(sources: ReadonlyMap<string, DataSource>): Attribute[] {
+function provenanceAttributes(sources: Sources): Attribute[] {
   return [
     {
       label: 'Price observed',
@@ -98,15 +98,13 @@ function provenanceAttributes(sources: ReadonlyMap<string, DataSource>): Attribu
         r.pricing.observed_at === undefined ? (
           'not known'
         ) : (
-          <ObservedText observedAt={r.pricing.observed_at} source={sources.get(r.provider.name)} />
+          <ObservedText observedAt={r.pricing.observed_at} source={sources[r.provider.name]} />
         ),
     },
     {
       label: 'Price source',
-      value: (r) => sources.get(r.provider.name)?.source ?? '',
-      text: (r) => (
-        <span class="source-text small">{sources.get(r.provider.name)?.source ?? '—'}</span>
-      ),
+      value: (r) => sources[r.provider.name]?.source ?? '',
+      text: (r) => <span class="source-text small">{sources[r.provider.name]?.source ?? '—'}</span>,
     },
   ];
 }
@@ -173,7 +171,7 @@ export function CompareView({ params }: { params: URLSearchParams }) {
   const baseId = Number(params.get('base'));
   const base = records.find((r) => r.id === baseId);
   const onlyDiff = params.get('diff') === 'only';
-  const attributes = [...ATTRIBUTES, ...provenanceAttributes(useDataSources())];
+  const attributes = [...ATTRIBUTES, ...provenanceAttributes(useSources() ?? {})];
   const setIds = (next: number[]) =>
     navigate({
       ids: next.join(','),

@@ -16,7 +16,7 @@ import { useApi } from '../use-api';
 import { nameText } from './instance-columns';
 import { displayOf } from './instances';
 import { PriceChart } from './price-chart';
-import { ObservedText, useDataSources } from './provenance';
+import { ObservedText, useSources } from '../provenance';
 
 /** /instances memory bounds around this record's memory, `slack` either side (GiB, 3 decimals). */
 function memoryBounds(memoryMb: number, slack: number): [string, string] {
@@ -36,7 +36,7 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
   );
   const record = history.data?.instance;
   const keep = { currency: params.get('currency') ?? undefined };
-  const sources = useDataSources();
+  const sources = useSources() ?? {};
   return (
     <section aria-labelledby="instance-title">
       <h1 id="instance-title">{record === undefined ? 'Instance' : nameText(record)}</h1>
@@ -55,7 +55,7 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
       )}
       {record !== undefined && history.data !== undefined && (
         <>
-          <Specs record={record} currency={currency} source={sources.get(record.provider.name)} />
+          <Specs record={record} currency={currency} source={sources[record.provider.name]} />
           <h2 id="regions-title">Price in every region of {record.provider.display_name}</h2>
           <RegionPrices record={record} currency={currency} keep={keep} />
           <h2>Price history</h2>

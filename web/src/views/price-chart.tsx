@@ -8,7 +8,7 @@
 import { dateTime, money } from '../format';
 import type { PricePeriod } from '../model';
 import './price-chart.css';
-import { day } from './provenance';
+import { day } from '../provenance';
 
 const WIDTH = 640;
 const HEIGHT = 220;

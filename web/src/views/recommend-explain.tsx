@@ -6,7 +6,7 @@ import { Link } from '../components';
 import { count, gib, money, percent } from '../format';
 import { type DataSource, type Recommendation, type RecommendData } from '../model';
 import { providerLabel } from '../places';
-import { ObservedText, useDataSources } from './provenance';
+import { ObservedText, useSources, type Sources } from '../provenance';
 import './recommend.css';
 
 /** D58's fits, each rounded to 4 decimals by the API. */
@@ -166,20 +166,14 @@ function Card({
 }
 
 /** Each listed provider's data source, once, rather than in every card. */
-function Sources({
-  providers,
-  sources,
-}: {
-  providers: readonly string[];
-  sources: ReadonlyMap<string, DataSource>;
-}) {
-  const listed = providers.filter((p) => sources.has(p));
+function Sources({ providers, sources }: { providers: readonly string[]; sources: Sources }) {
+  const listed = providers.filter((p) => sources[p] !== undefined);
   if (listed.length === 0) return null;
   return (
     <ul class="small price-sources">
       {listed.map((p) => (
         <li key={p} class="source-text">
-          {providerLabel(p)} prices: {sources.get(p)!.source}
+          {providerLabel(p)} prices: {sources[p]!.source}
         </li>
       ))}
     </ul>
@@ -188,7 +182,7 @@ function Sources({
 
 export function Results({ data, currency }: { data: RecommendData; currency: string }) {
   const { requirements } = data;
-  const sources = useDataSources();
+  const sources = useSources() ?? {};
   const recommendations = data.recommendations as Explained[];
   const first = recommendations[0];
   return (
@@ -228,7 +222,7 @@ export function Results({ data, currency }: { data: RecommendData; currency: str
                 first={first}
                 need={requirements}
                 currency={currency}
-                source={sources.get(r.provider)}
+                source={sources[r.provider]}
               />
             ))}
           </ol>
