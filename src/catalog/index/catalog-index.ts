@@ -90,6 +90,20 @@ function pageBounds(limit: number, offset: number): void {
   }
 }
 
+/** 1 at the code of each name given (names without a code are in no record), 0 elsewhere. */
+function codeMask(
+  names: readonly string[],
+  count: number,
+  codeOf: (name: string) => number | undefined,
+): Uint8Array {
+  const mask = new Uint8Array(count);
+  for (const name of names) {
+    const code = codeOf(name);
+    if (code !== undefined && code >= 0) mask[code] = 1;
+  }
+  return mask;
+}
+
 function postings(codes: Uint8Array | Uint16Array, count: number): Int32Array[] {
   const sizes = new Int32Array(count);
   for (const code of codes) sizes[code]! += 1;
@@ -533,15 +547,20 @@ export class CatalogIndex {
     const known = this.#candidates.get(key);
     if (known !== undefined) return known;
 
-    const providerSet = providers && new Set(providers);
-    const regionSet = regions && new Set(regions);
+    // Filtered on the typed columns, so only the records kept are read.
+    const providerWanted =
+      providers &&
+      codeMask(providers, PROVIDER_NAMES.length, (name) =>
+        PROVIDER_NAMES.indexOf(name as (typeof PROVIDER_NAMES)[number]),
+      );
+    const regionWanted =
+      regions && codeMask(regions, this.#regionCodes.size, (code) => this.#regionCodes.get(code));
     const list: InstanceRow[] = [];
     for (const p of this.#orders.get('monthly_price')!.asc.perm) {
-      const row = this.records[p]!;
-      if (row.memoryMb < minMemory) continue;
-      if (providerSet && !providerSet.has(row.providerName)) continue;
-      if (regionSet && !regionSet.has(row.regionCode)) continue;
-      list.push(row);
+      if ((this.#memory[p] as number) < minMemory) continue;
+      if (providerWanted && providerWanted[this.#provider[p]!] !== 1) continue;
+      if (regionWanted && regionWanted[this.#region[p]!] !== 1) continue;
+      list.push(this.records[p]!);
     }
     const frozen = Object.freeze(list);
     this.#candidates.set(key, frozen);
