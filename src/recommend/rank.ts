@@ -198,7 +198,7 @@ export function recommend<C extends Candidate>(
     rank: i + 1,
   }));
 
-  // 4. The counted prices, ascending (the index hands candidates cheapest first: sorted only if
+  // 4. The counted prices, ascending (the index hands records cheapest first: sorted only if
   // they are not).
   const counted = Float64Array.from(countedPrices);
   for (let i = 1; i < counted.length; i++) {
