@@ -5,7 +5,9 @@
 // known key, a port, a client-address header so wrk's requests spread over fresh addresses (as
 // every bench here: the rate limit would otherwise stop a single address at 100 a minute) and
 // room for those addresses' counters. The catalogue is the bundled snapshots, synced at first
-// start. Runs alternate GET, MCP (2025-era request), MCP (2026-07-28 request), three rounds
+// start. Runs alternate GET (the cached answer, then a new max_price per request: a response-cache
+// miss), MCP (2025-era request), MCP (2026-07-28 request) and MCP with a new max_price per
+// request (a tool call is never answered from the HTTP layer's early cached reply), three rounds
 // (BENCH_ROUNDS), after a warm-up each; CPU per request is the server's user + system time from
 // /proc/<pid>/stat over the requests wrk counted. Prints the table; writes nothing.
 import { execFileSync, spawn } from 'node:child_process';
@@ -30,6 +32,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const KEY = 'bench-key-0123456789abcdef';
 const ARGS = { limit: 50, sort_by: 'price' };
 const GET_PATH = '/instances?limit=50&sort_by=price';
+/** A max_price never sent before on every request (bench/wrk/new-client.lua fills `{price}`). */
+const NEW_FILTER_PATH = `${GET_PATH}&max_price={price}`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -110,6 +114,16 @@ try {
       },
     }),
   );
+  const newFilterBody = path.join(dir, 'legacy-new-filter.json');
+  writeFileSync(
+    newFilterBody,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_instances', arguments: { ...ARGS, max_price: 0 } },
+    }).replace('"max_price":0', '"max_price":{price}'),
+  );
   const mcpHeaders = {
     'x-api-key': KEY,
     'content-type': 'application/json',
@@ -120,6 +134,16 @@ try {
       name: `GET ${GET_PATH}`,
       options: {
         url: `${base}${GET_PATH}`,
+        connections: CONNECTIONS,
+        clientHeader: CLIENT_HEADER,
+        headers: { 'x-api-key': KEY },
+        threads: WRK_THREADS,
+      },
+    },
+    {
+      name: `GET ${NEW_FILTER_PATH} (a new filter: a response-cache miss)`,
+      options: {
+        url: `${base}${NEW_FILTER_PATH}`,
         connections: CONNECTIONS,
         clientHeader: CLIENT_HEADER,
         headers: { 'x-api-key': KEY },
@@ -155,14 +179,28 @@ try {
         threads: WRK_THREADS,
       },
     },
+    {
+      name: 'POST /mcp search_instances, a new max_price (2025 request)',
+      options: {
+        url: `${base}/mcp`,
+        method: 'POST',
+        bodyFile: newFilterBody,
+        connections: CONNECTIONS,
+        clientHeader: CLIENT_HEADER,
+        headers: { ...mcpHeaders, 'mcp-protocol-version': '2025-11-25' },
+        threads: WRK_THREADS,
+      },
+    },
   ];
   // What each answers, once, so the table can say what was measured.
   for (const { name, options } of cases) {
-    const response = await fetch(options.url, {
+    const response = await fetch(options.url.replace('{price}', '80'), {
       method: options.method ?? 'GET',
       headers: { ...options.headers, [CLIENT_HEADER]: 'shape-probe' },
       ...(options.bodyFile !== undefined && {
-        body: (await import('node:fs')).readFileSync(options.bodyFile, 'utf8'),
+        body: (await import('node:fs'))
+          .readFileSync(options.bodyFile, 'utf8')
+          .replace('{price}', '80'),
       }),
     });
     const text = await response.text();
@@ -201,13 +239,16 @@ try {
   }
   console.log('');
   console.log(`${machineLine()}; load at start ${loadAtStart}, at the end ${uptime()}`);
-  console.log(`| case | req/s (median) | CPU µs/request (median) | CPU ratio to GET |`);
-  console.log(`|---|---|---|---|`);
+  console.log(
+    `| case | req/s (median) | CPU µs/request (median) | CPU ratio to the cached GET | to the new-filter GET |`,
+  );
+  console.log(`|---|---|---|---|---|`);
   const getCpu = median(table[0]!);
+  const newFilterCpu = median(table[1]!);
   for (const [i, { name }] of cases.entries()) {
     const cpu = median(table[i]!);
     console.log(
-      `| ${name} | ${Math.round(median(rps[i]!))} | ${cpu.toFixed(0)} | ${(cpu / getCpu).toFixed(2)} |`,
+      `| ${name} | ${Math.round(median(rps[i]!))} | ${cpu.toFixed(0)} | ${(cpu / getCpu).toFixed(2)} | ${(cpu / newFilterCpu).toFixed(2)} |`,
     );
   }
   console.log(`(server log: ${logFile})`);

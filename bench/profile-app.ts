@@ -1,4 +1,4 @@
-// npx tsx bench/profile-app.ts <new-filter|cached|recommend|recommend-new-budget> [catalogue] — where the app spends
+// npx tsx bench/profile-app.ts <new-filter|cached|recommend|recommend-new-budget|mcp> [catalogue] — where the app spends
 // its CPU under one bench's load, run as shipped (bench/support/shipped-server.ts) under
 // `node --cpu-prof`: wrk for 5 s to warm up, then BENCH_SECONDS (10) more, every request from a
 // new client address; then the functions and the code owners with the most self time. The
@@ -38,9 +38,22 @@ try {
       which === 'recommend-new-budget' ? '"budget_max":{price}' : '"budget_max":80',
     ),
   );
+  // mcp: a search_instances tool call of 2025-era shape (what the bench's clients send most).
+  const mcpBody = path.join(dir, 'mcp.json');
+  writeFileSync(
+    mcpBody,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_instances', arguments: { limit: 50, sort_by: 'price' } },
+    }),
+  );
   const options = which.startsWith('recommend')
     ? { path: '/recommend', method: 'POST' as const, bodyFile: body }
-    : { path: which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH };
+    : which === 'mcp'
+      ? { path: '/mcp', method: 'POST' as const, bodyFile: mcpBody }
+      : { path: which === 'cached' ? CACHED_PATH : NEW_FILTER_PATH };
   const load = (seconds: number, firstAddress: number) =>
     runWrk({
       url: `${url}${options.path}`,
@@ -48,7 +61,14 @@ try {
       connections: CONNECTIONS,
       clientHeader: CLIENT_HEADER,
       firstAddress,
-      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      headers: {
+        'x-api-key': KEY,
+        'content-type': 'application/json',
+        ...(which === 'mcp' && {
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        }),
+      },
       ...(options.method && { method: options.method, bodyFile: options.bodyFile }),
     });
   const warm = await load(5, 0);

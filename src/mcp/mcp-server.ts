@@ -9,7 +9,7 @@ import {
 import type { AppError } from '../http/errors.js';
 import { compareRegions, recommend, searchInstances } from './catalog-tools.js';
 import { getFreshness, listChanges, priceHistory } from './history-tools.js';
-import { passThrough } from './tool-schema.js';
+import { passThrough, type JsonObject } from './tool-schema.js';
 import type { McpDeps, MirroredEndpoint, ToolDefinition, ToolOutcome } from './tool-types.js';
 
 export const MCP_SERVER_INFO = { name: 'cloudprice', version: '0.1.0' } as const;
@@ -58,20 +58,22 @@ function toResult(outcome: ToolOutcome): CallToolResult {
 }
 
 export function createMcpServerFactory(deps: McpDeps): McpServerFactory {
+  // What each server registers, made once: a server per request only adds the registrations.
+  const registrations = TOOLS.map((tool) => ({
+    name: tool.name,
+    config: {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: passThrough(tool.input),
+      outputSchema: passThrough(tool.output),
+      annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
+    },
+    handler: async (args: JsonObject) => toResult(await tool.run(args, deps)),
+  }));
   return () => {
     const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
-    for (const tool of TOOLS) {
-      server.registerTool(
-        tool.name,
-        {
-          title: tool.title,
-          description: tool.description,
-          inputSchema: passThrough(tool.input),
-          outputSchema: passThrough(tool.output),
-          annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
-        },
-        async (args) => toResult(await tool.run(args, deps)),
-      );
+    for (const { name, config, handler } of registrations) {
+      server.registerTool(name, config, handler);
     }
     return server;
   };

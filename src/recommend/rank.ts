@@ -10,13 +10,11 @@ import type { ScoreCriteria, ScoreParts } from './score.js';
 export const DEFAULT_RECOMMEND_LIMIT = 10;
 export const MAX_RECOMMEND_LIMIT = 50;
 
-/** Weights of the tie-break value (D58). */
-export const TIE_BREAK_WEIGHTS = Object.freeze({
-  memory: 0.4,
-  vcpu: 0.3,
-  price: 0.2,
-  storage: 0.1,
-});
+/** Weights of the tie-break value (D58); plain constants, read for every candidate. */
+const MEMORY_WEIGHT = 0.4;
+const VCPU_WEIGHT = 0.3;
+const PRICE_WEIGHT = 0.2;
+const STORAGE_WEIGHT = 0.1;
 
 /** storage_fit of a record without local storage (block storage is billed apart, D58). */
 export const STORAGE_FIT_WITHOUT_LOCAL = 0.5;
@@ -110,12 +108,21 @@ export function fitsOf(
   const vcpu = Math.min(1, c.vcpu / criteria.minVcpu);
   const price = c.monthlyMicros === 0 ? 1 : cheapestMonthlyMicros / c.monthlyMicros;
   const storage = c.storageGb > 0 ? 1 : STORAGE_FIT_WITHOUT_LOCAL;
-  const tieBreak =
-    TIE_BREAK_WEIGHTS.memory * memory +
-    TIE_BREAK_WEIGHTS.vcpu * vcpu +
-    TIE_BREAK_WEIGHTS.price * price +
-    TIE_BREAK_WEIGHTS.storage * storage;
-  return { memory, vcpu, price, storage, tieBreak };
+  return { memory, vcpu, price, storage, tieBreak: tieBreakOf(c, criteria, cheapestMonthlyMicros) };
+}
+
+/** fitsOf(...).tieBreak without making the object (ranking reads it for every candidate). */
+export function tieBreakOf(
+  c: Candidate,
+  criteria: Pick<ScoreCriteria, 'minMemoryMb' | 'minVcpu'>,
+  cheapestMonthlyMicros: number,
+): number {
+  return (
+    MEMORY_WEIGHT * (criteria.minMemoryMb / c.memoryMb) +
+    VCPU_WEIGHT * Math.min(1, c.vcpu / criteria.minVcpu) +
+    PRICE_WEIGHT * (c.monthlyMicros === 0 ? 1 : cheapestMonthlyMicros / c.monthlyMicros) +
+    STORAGE_WEIGHT * (c.storageGb > 0 ? 1 : STORAGE_FIT_WITHOUT_LOCAL)
+  );
 }
 
 /** A record with the two numbers the order reads. */
@@ -126,15 +133,16 @@ interface Ordered<C extends Candidate> {
 }
 
 /**
- * The recommendation order, negative when `a` comes first: match_score descending, tie-break
- * descending, monthly price ascending, record id ascending (a total order: ids are unique).
+ * The recommendation order, negative when the record (`c` with its score and tie-break) comes
+ * before `b`: match_score descending, tie-break descending, monthly price ascending, record id
+ * ascending (a total order: ids are unique).
  */
-function compareBest(a: Ordered<Candidate>, b: Ordered<Candidate>): number {
+function compareBest(score: number, tieBreak: number, c: Candidate, b: Ordered<Candidate>): number {
   return (
-    b.score - a.score ||
-    b.tieBreak - a.tieBreak ||
-    a.candidate.monthlyMicros - b.candidate.monthlyMicros ||
-    a.candidate.id - b.candidate.id
+    b.score - score ||
+    b.tieBreak - tieBreak ||
+    c.monthlyMicros - b.candidate.monthlyMicros ||
+    c.id - b.candidate.id
   );
 }
 
@@ -143,41 +151,42 @@ export function recommend<C extends Candidate>(
   records: readonly C[],
   criteria: RankCriteria,
 ): RankResult<C> {
-  // 1. The candidates and the cheapest of them (over-budget ones count for it, D58); the prices
-  // option counts refer to: within the budget when one is given.
+  // 1. The cheapest candidate (over-budget ones count for it, D58), and the prices option counts
+  // refer to: within the budget when one is given.
   const budget = criteria.budgetMaxMicros ?? Infinity;
-  const candidates: C[] = [];
   const countedPrices: number[] = [];
+  let candidateCount = 0;
   let cheapest = Infinity;
   for (const c of records) {
     if (!isCandidate(c, criteria)) continue;
-    candidates.push(c);
-    cheapest = Math.min(cheapest, c.monthlyMicros);
+    candidateCount += 1;
+    if (c.monthlyMicros < cheapest) cheapest = c.monthlyMicros;
     if (c.monthlyMicros <= budget) countedPrices.push(c.monthlyMicros);
   }
 
   // 2. Score and measure each, keeping the best `limit` plans, best first: `top` holds at most
   // one record per (provider, instance type), the best seen of it. The last kept record only
   // ever gets better, so a record that is not before it can be in no answer: most records cost
-  // one comparison. This gives exactly "each plan's best record, all sorted, cut to the limit".
+  // one comparison (most need only the score: one below the last kept cannot come before it).
+  // This gives exactly "each plan's best record, all sorted, cut to the limit".
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
   const top: Ordered<C>[] = [];
-  for (const c of candidates) {
-    const entry = {
-      candidate: c,
-      score: matchScore(c, criteria),
-      tieBreak: fitsOf(c, criteria, cheapest).tieBreak,
-    };
-    if (limit <= 0 || (top.length === limit && compareBest(entry, top[limit - 1]!) >= 0)) continue;
+  for (const c of records) {
+    if (!isCandidate(c, criteria)) continue;
+    const score = matchScore(c, criteria);
+    const last = top[limit - 1];
+    if (last !== undefined && score < last.score) continue;
+    const tieBreak = tieBreakOf(c, criteria, cheapest);
+    if (limit <= 0 || (last !== undefined && compareBest(score, tieBreak, c, last) >= 0)) continue;
     const samePlan = top.findIndex(
       (t) => t.candidate.instanceId === c.instanceId && t.candidate.providerName === c.providerName,
     );
     if (samePlan >= 0) {
-      if (compareBest(entry, top[samePlan]!) >= 0) continue;
+      if (compareBest(score, tieBreak, c, top[samePlan]!) >= 0) continue;
       top.splice(samePlan, 1);
     }
-    const before = top.findIndex((t) => compareBest(entry, t) < 0);
-    top.splice(before < 0 ? top.length : before, 0, entry);
+    const before = top.findIndex((t) => compareBest(score, tieBreak, c, t) < 0);
+    top.splice(before < 0 ? top.length : before, 0, { candidate: c, score, tieBreak });
     if (top.length > limit) top.pop();
   }
 
@@ -189,7 +198,7 @@ export function recommend<C extends Candidate>(
     rank: i + 1,
   }));
 
-  // 4. The counted prices, ascending (the index hands candidates cheapest first: sorted only if
+  // 4. The counted prices, ascending (the index hands records cheapest first: sorted only if
   // they are not).
   const counted = Float64Array.from(countedPrices);
   for (let i = 1; i < counted.length; i++) {
@@ -201,8 +210,8 @@ export function recommend<C extends Candidate>(
 
   return {
     ranked,
-    candidateCount: candidates.length,
-    cheapestMonthlyMicros: candidates.length === 0 ? undefined : cheapest,
+    candidateCount,
+    cheapestMonthlyMicros: candidateCount === 0 ? undefined : cheapest,
     countedMonthlyMicros: counted,
   };
 }

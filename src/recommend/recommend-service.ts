@@ -1,10 +1,10 @@
 // POST /recommend's core, shared by the route and `cloudprice recommend`: validate the body,
-// take one snapshot of the exchange rates, read the candidates, rank. One way to recommend.
+// take one snapshot of the exchange rates, rank the catalogue. One way to recommend.
 import { moneyView, type ExchangeRateNote, type MoneyView } from '../fx/convert.js';
 import type { ExchangeRateService } from '../fx/exchange-rates.js';
 import type { CatalogIndex } from '../catalog/index/catalog-index.js';
 import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
-import { buildRecommendations, candidateQueryFor, type RecommendData } from './recommend.js';
+import { buildRecommendations, type RecommendData } from './recommend.js';
 import {
   parseRecommendRequest,
   type RecommendRequest,
@@ -100,11 +100,13 @@ export async function prepareRecommend(
   };
 }
 
-/** The answer's data for a prepared request (pure given its inputs). */
+/**
+ * The answer's data for a prepared request (pure given its inputs). The ranking picks the
+ * candidates out of the whole catalogue itself; in price order, the prices it counts come sorted.
+ */
 export function computeRecommendations(prepared: PreparedRecommendation): RecommendData {
   const { index, request, money } = prepared;
-  const candidates = index.candidates(candidateQueryFor(request));
-  return buildRecommendations(candidates, request, money, prepared.staleAtOrBefore);
+  return buildRecommendations(index.byMonthlyPrice, request, money, prepared.staleAtOrBefore);
 }
 
 /** `body`: the request as parsed JSON (the CLI builds the same object from its options). */

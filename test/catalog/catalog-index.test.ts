@@ -1,12 +1,7 @@
-// The catalogue index on its own (no database): JSON bytes, lookups, and the candidate memo's
-// bound and normalisation (issue 15 item 5).
+// The catalogue index on its own (no database): JSON bytes, lookups, the records in price order
+// (what /recommend ranks), and the other-currency memo's bound.
 import { describe, expect, it } from 'vitest';
-import {
-  candidateListBytes,
-  CANDIDATE_MEMO_MAX_BYTES,
-  CatalogIndex,
-  CONVERTED_JSON_MAX_BYTES,
-} from '../../src/catalog/index/catalog-index.js';
+import { CatalogIndex, CONVERTED_JSON_MAX_BYTES } from '../../src/catalog/index/catalog-index.js';
 import { toInstanceRecord } from '../../src/catalog/instance-json.js';
 import { moneyView } from '../../src/fx/convert.js';
 import type { LoadedRates } from '../../src/fx/rate-table.js';
@@ -122,31 +117,16 @@ describe('CatalogIndex', () => {
     expect(Object.isFrozen(index.records)).toBe(true);
   });
 
-  it('candidate-cache amplification defect: permutations and duplicates share one memo entry', () => {
-    const fresh = CatalogIndex.build({ version: 1, lastSuccessfulSync: null, rows: rows(300) });
-    const providers = ['provider_c', 'provider_a', 'provider_b'] as const;
-    const first = fresh.candidates({ minMemoryMb: 4096, providers: [...providers] });
-    const permutations = [
-      ['provider_a', 'provider_b', 'provider_c'],
-      ['provider_b', 'provider_c', 'provider_a', 'provider_a'],
-      ['provider_c', 'provider_c', 'provider_b', 'provider_a'],
-    ] as const;
-    for (const list of permutations) {
-      expect(fresh.candidates({ minMemoryMb: 4096, providers: list })).toBe(first);
+  it('holds every record in monthly price order, ties by id, frozen', () => {
+    const list = index.byMonthlyPrice;
+    expect([...list].sort((a, b) => a.id - b.id)).toEqual(index.records);
+    for (let i = 1; i < list.length; i++) {
+      const [before, after] = [list[i - 1]!, list[i]!];
+      expect(
+        before.monthlyMicros < after.monthlyMicros ||
+          (before.monthlyMicros === after.monthlyMicros && before.id < after.id),
+      ).toBe(true);
     }
-    expect(fresh.candidateListsHeld).toBe(1);
-  });
-
-  it('candidate-cache amplification defect: the memo is bounded in bytes, not in lists', () => {
-    const big = CatalogIndex.build({ version: 1, lastSuccessfulSync: null, rows: rows(3_000) });
-    // Every distinct memory requirement is a new key holding up to all 3,000 records: 1,000 of
-    // them would be about 24 MB of lists.
-    for (let mb = 0; mb < 1_000; mb++) big.candidates({ minMemoryMb: mb });
-    expect(big.candidateBytesHeld).toBeLessThanOrEqual(CANDIDATE_MEMO_MAX_BYTES);
-    const listBytes = candidateListBytes(big.candidates({ minMemoryMb: 0 }), '[0,null,null]');
-    expect(big.candidateListsHeld).toBeLessThanOrEqual(
-      Math.floor(CANDIDATE_MEMO_MAX_BYTES / listBytes) + 1,
-    );
-    expect(big.candidates({ minMemoryMb: 0 })).toHaveLength(3_000);
+    expect(Object.isFrozen(list)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 // The immutable in-memory index of one catalogue version (issue 9). Built once from one
 // snapshot of the store (every available record, read a page at a time into IndexRows), it
-// answers every GET /instances filter, sort, page and total, the recommendation candidates, and
+// answers every GET /instances filter, sort, page and total, the records /recommend ranks, and
 // whatever else reads the current catalogue (/instance-types, CSV export), without SQL. See
 // docs/architecture.md and docs/adr/.
 //
@@ -19,7 +19,6 @@
 import { LRUCache } from 'lru-cache';
 import type { MoneyView } from '../../fx/convert.js';
 import type {
-  CandidateQuery,
   InstanceFilter,
   InstancePage,
   InstanceQuery,
@@ -38,17 +37,6 @@ import {
   SORT_COLUMNS,
   type ColumnOrders,
 } from './sort-orders.js';
-
-/**
- * Upper bound of the candidate-list memo, in bytes: a list holds references to the index's
- * rows (8 bytes each), its key is a UTF-16 string, and each entry has some bookkeeping.
- */
-export const CANDIDATE_MEMO_MAX_BYTES = 8 * 1024 * 1024;
-
-/** The bytes one memoised candidate list costs (see CANDIDATE_MEMO_MAX_BYTES). */
-export function candidateListBytes(list: readonly unknown[], key: string): number {
-  return list.length * 8 + key.length * 2 + 128;
-}
 
 /**
  * Upper bound of the records serialised in currencies other than USD (D43), per index, in bytes
@@ -113,7 +101,8 @@ function postings(codes: Uint8Array | Uint16Array, count: number): Int32Array[] 
  *   (D15, D16, D18; `storage/catalog-queries.ts` stays the reference, compared in tests)
  * - `filter(InstanceFilter, sort?, order?)`: every matching record in order (CSV, grouping)
  * - `jsonArray(rows)`: `[record,record,...]` as one string, from the serialised records
- * - `candidates(CandidateQuery)`: recommendation candidates, cheapest first (D28)
+ * - `byMonthlyPrice`: every available record, monthly price ascending then id (what
+ *   /recommend ranks: the ranking filters the candidates itself, D28)
  */
 export class CatalogIndex {
   /** The committed catalogue version this index holds (CatalogStore.catalogVersion). */
@@ -122,6 +111,8 @@ export class CatalogIndex {
   readonly lastSuccessfulSync: Date | null;
   /** Every available record, by id ascending. Frozen. */
   readonly records: readonly InstanceRow[];
+  /** Every available record, monthly price ascending then id ascending. Frozen. */
+  readonly byMonthlyPrice: readonly InstanceRow[];
 
   readonly #ids: Float64Array;
   /** The API JSON (USD) of position p, serialised at build. */
@@ -148,10 +139,6 @@ export class CatalogIndex {
 
   /** Per-query scratch space (queries run synchronously, one at a time). */
   readonly #scratchRanks: Int32Array;
-  readonly #candidates = new LRUCache<string, readonly InstanceRow[]>({
-    maxSize: CANDIDATE_MEMO_MAX_BYTES,
-    sizeCalculation: candidateListBytes,
-  });
   /** Records' JSON in other currencies, by `${moneyKey}#${position}`. */
   readonly #converted = new LRUCache<string, string>({
     maxSize: CONVERTED_JSON_MAX_BYTES,
@@ -216,6 +203,9 @@ export class CatalogIndex {
       SORT_COLUMNS.map((column) => [column, buildColumnOrders(rows, column, scratch)]),
     );
 
+    this.byMonthlyPrice = Object.freeze(
+      Array.from(this.#orders.get('monthly_price')!.asc.perm, (p) => rows[p]!),
+    );
     this.#scratchRanks = new Int32Array(n);
   }
 
@@ -514,48 +504,6 @@ export class CatalogIndex {
       }
     }
     return { positions, total };
-  }
-
-  /**
-   * Recommendation candidates (D28): available records with memory >= minMemoryMb, of the given
-   * providers and regions when given (an empty list matches nothing), monthly price ascending
-   * then id. Lists are memoised per normalised query (order and duplicates of providers and
-   * regions do not matter), bounded by their total length.
-   */
-  candidates(query: CandidateQuery): readonly InstanceRow[] {
-    if (query.providers?.length === 0 || query.regions?.length === 0) return [];
-    const minMemory = Math.ceil(finite(query.minMemoryMb, 'minMemoryMb'));
-    const normalise = (list: readonly string[] | undefined) =>
-      list === undefined ? null : [...new Set(list)].sort();
-    const providers = normalise(query.providers);
-    const regions = normalise(query.regions);
-    const key = JSON.stringify([minMemory, providers, regions]);
-    const known = this.#candidates.get(key);
-    if (known !== undefined) return known;
-
-    const providerSet = providers && new Set(providers);
-    const regionSet = regions && new Set(regions);
-    const list: InstanceRow[] = [];
-    for (const p of this.#orders.get('monthly_price')!.asc.perm) {
-      const row = this.records[p]!;
-      if (row.memoryMb < minMemory) continue;
-      if (providerSet && !providerSet.has(row.providerName)) continue;
-      if (regionSet && !regionSet.has(row.regionCode)) continue;
-      list.push(row);
-    }
-    const frozen = Object.freeze(list);
-    this.#candidates.set(key, frozen);
-    return frozen;
-  }
-
-  /** Number of memoised candidate lists (for tests of the memo's normalisation). */
-  get candidateListsHeld(): number {
-    return this.#candidates.size;
-  }
-
-  /** Bytes the candidate memo holds by its own measure (at most CANDIDATE_MEMO_MAX_BYTES). */
-  get candidateBytesHeld(): number {
-    return this.#candidates.calculatedSize;
   }
 
   /** Bytes the other-currency JSON memo holds (at most CONVERTED_JSON_MAX_BYTES). */
