@@ -223,7 +223,7 @@ function metadataText(types: readonly LinodeRecordedType[]): string {
     prices:
       'price.hourly, price.monthly and region_prices are the recorded figures, unchanged. Only id-cgk and br-gru have region prices; Tokyo, Osaka and Singapore use the base prices.',
     regions:
-      'Our codes read the Linode region of the same city (D34; src/sync/providers/region-map.ts): ap-northeast (Tokyo) <- ap-northeast "Tokyo 2, JP", ap-south (Osaka) <- jp-osa "Osaka, JP", ap-southeast (Singapore) <- ap-south "Singapore, SG". GPU types are listed where the region has "GPU Linodes", premium types where it has "Premium Plans" (as recorded in 2026).',
+      'Our codes read the Linode region of the same city (D34; src/providers/region-map.ts): ap-northeast (Tokyo) <- ap-northeast "Tokyo 2, JP", ap-south (Osaka) <- jp-osa "Osaka, JP", ap-southeast (Singapore) <- ap-south "Singapore, SG". GPU types are listed where the region has "GPU Linodes", premium types where it has "Premium Plans" (as recorded in 2026).',
     not_recorded: [
       'network_out: not in the recording, so left out; the API lists network_speed_gbps 0 ("not published")',
       'gpus: the recording has no gpus column; GPU types state their count in the recorded label ("GPU x3"), the CPU classes have none',

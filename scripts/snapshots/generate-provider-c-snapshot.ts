@@ -9,7 +9,7 @@
 // completely stops the generator with its line. Deterministic: same input, same bytes.
 //
 //   npx tsx scripts/snapshots/generate-provider-c-snapshot.ts [outDir]
-import { ec2GpuType } from '../../src/sync/providers/provider-c/classify.js';
+import { ec2GpuType } from '../../src/providers/provider-c/classify.js';
 import { formatAwsJson, type Json } from './aws-offer-json.js';
 import {
   AWS_OBSERVED_AT,
@@ -262,7 +262,7 @@ function metadataText(rows: readonly AwsRecordedRow[]): string {
       'storage: "EBS only" when storage_gb is 0, else "1 x <storage_gb> <NVMe SSD|SSD|HDD>" (the recording gives the total, not the disk count)',
       'networkPerformance: the recorded baseline bandwidth (network_gbps) written as "N Gigabit" or "N Megabit"; AWS itself writes a class or a burst ceiling ("Up to 12500 Megabit")',
       'physicalProcessor: the recorded processor maker only (cpu_manufacturer: Intel, AMD, AWS); processorArchitecture: the recorded cpu_arch (X86_64, ARM64, I386), not AWS\'s "64-bit"',
-      'GPU name: not an offer-file attribute; the adapter names GPUs by instance family (src/sync/providers/provider-c/classify.ts), and the generator stops if that name differs from the recorded gpu_name',
+      'GPU name: not an offer-file attribute; the adapter names GPUs by instance family (src/providers/provider-c/classify.ts), and the generator stops if that name differs from the recorded gpu_name',
     ],
     synthetic: [
       'sku: 16 characters from a SHA-256 of "provider_c/<region>/<instance type>" (the recording has no SKUs)',

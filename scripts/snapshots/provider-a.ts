@@ -3,12 +3,10 @@
 // string), with metadata saying they are live list prices of that date. The whole upstream
 // collections are kept; parsing picks our regions, as it does for a live sync.
 import path from 'node:path';
-import { fetchProviderADocuments } from '../../src/sync/providers/provider-a/fetch.js';
-import {
-  parseProviderACatalog,
-  readLinodePage,
-} from '../../src/sync/providers/provider-a/parse.js';
-import { resolveRegionMap } from '../../src/sync/providers/region-map.js';
+import { fetchProviderADocuments } from '../../src/providers/provider-a/fetch.js';
+import { parseProviderACatalog, readLinodePage } from '../../src/providers/provider-a/parse.js';
+import { resolveRegionMap } from '../../src/providers/region-map.js';
+import { PROVIDER_A_REGION_TABLE } from '../../src/providers/provider-a/regions.js';
 import {
   collectionText,
   refreshSnapshot,
@@ -33,7 +31,8 @@ export function refreshProviderA(
       provider: 'provider_a',
       liveUrl: LINODE_LIVE_URL,
       fetch: fetchProviderADocuments,
-      parse: (documents) => parseProviderACatalog(documents, resolveRegionMap('provider_a')),
+      parse: (documents) =>
+        parseProviderACatalog(documents, resolveRegionMap(PROVIDER_A_REGION_TABLE)),
       describe: (baseUrl, date) => ({
         upstream:
           'Linode/Akamai API v4: GET /linode/types and GET /regions (all pages, merged into one)',

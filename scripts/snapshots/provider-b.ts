@@ -2,13 +2,14 @@
 // `/plans` (following the cursor), written as single-page documents with `next: ""` (the
 // file:// upstream ignores the query string), with metadata saying they are live list prices of
 // that date. The whole upstream collections are kept; parsing picks our regions.
-import { fetchProviderBDocuments } from '../../src/sync/providers/provider-b/fetch.js';
+import { fetchProviderBDocuments } from '../../src/providers/provider-b/fetch.js';
 import {
   parseProviderBCatalog,
   readVultrPage,
   type VultrCollection,
-} from '../../src/sync/providers/provider-b/parse.js';
-import { resolveRegionMap } from '../../src/sync/providers/region-map.js';
+} from '../../src/providers/provider-b/parse.js';
+import { resolveRegionMap } from '../../src/providers/region-map.js';
+import { PROVIDER_B_REGION_TABLE } from '../../src/providers/provider-b/regions.js';
 import {
   collectionText,
   refreshSnapshot,
@@ -36,7 +37,8 @@ export function refreshProviderB(
       provider: 'provider_b',
       liveUrl: VULTR_LIVE_URL,
       fetch: fetchProviderBDocuments,
-      parse: (documents) => parseProviderBCatalog(documents, resolveRegionMap('provider_b')),
+      parse: (documents) =>
+        parseProviderBCatalog(documents, resolveRegionMap(PROVIDER_B_REGION_TABLE)),
       describe: (baseUrl, date) => ({
         upstream: 'Vultr API v2: GET /plans and GET /regions (all pages, merged into one)',
         recorded_in: `${baseUrl}/plans and ${baseUrl}/regions, read by npm run snapshots:refresh`,

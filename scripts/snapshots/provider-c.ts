@@ -9,14 +9,15 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolveRegionMap } from '../../src/sync/providers/region-map.js';
+import { resolveRegionMap } from '../../src/providers/region-map.js';
+import { PROVIDER_C_REGION_TABLE } from '../../src/providers/provider-c/regions.js';
 import {
   EC2_OFFER_CODE,
   OFFER_INDEX_PATH,
   fetchRegionFileRefs,
-} from '../../src/sync/providers/provider-c/fetch.js';
-import { mapProviderCOffers } from '../../src/sync/providers/provider-c/parse.js';
-import { scanRegionFile } from '../../src/sync/providers/provider-c/region-file-worker.js';
+} from '../../src/providers/provider-c/fetch.js';
+import { mapProviderCOffers } from '../../src/providers/provider-c/parse.js';
+import { scanRegionFile } from '../../src/providers/provider-c/region-file-worker.js';
 import { createUpstreamClient } from '../../src/sync/upstream/http-upstream-client.js';
 import { asJson, formatAwsJson, isJsonObject, type Json } from './aws-offer-json.js';
 
@@ -57,7 +58,11 @@ export async function refreshProviderC(
   const signal = AbortSignal.timeout(60 * 60_000);
   try {
     const fetchedAt = new Date().toISOString();
-    const refs = await fetchRegionFileRefs(client, resolveRegionMap('provider_c'), signal);
+    const refs = await fetchRegionFileRefs(
+      client,
+      resolveRegionMap(PROVIDER_C_REGION_TABLE),
+      signal,
+    );
     const offerIndex = asJson(await client.getJson(OFFER_INDEX_PATH, signal));
     const files: [string, string][] = [];
     const regions: { regionCode: string; offers: number; version?: string }[] = [];

@@ -1,7 +1,7 @@
 // Builds the exchange-rate service from configuration: FX_RATES_URL through the same upstream
 // client as the providers (timeouts, retries, redirects), the bundled recording as fallback.
 import type { Config } from '../config.js';
-import { USER_AGENT } from '../sync/providers/index.js';
+import { USER_AGENT } from '../sync/provider-adapters.js';
 import { createUpstreamClient } from '../sync/upstream/http-upstream-client.js';
 import { createEcbRatesAdapter, ECB_MAX_BYTES, ratesLocation } from './ecb-fetch.js';
 import {

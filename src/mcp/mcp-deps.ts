@@ -8,12 +8,10 @@ export function createMcpDeps(
   services: Pick<AppServices, 'config' | 'listing' | 'catalog' | 'rates' | 'store' | 'health'>,
   log: McpDeps['log'],
 ): McpDeps {
-  const { providers } = services.config;
-  const displayNames: Record<ProviderName, string> = {
-    provider_a: providers.provider_a.displayName,
-    provider_b: providers.provider_b.displayName,
-    provider_c: providers.provider_c.displayName,
-  };
+  const { providers, registry } = services.config;
+  const displayNames: Record<ProviderName, string> = Object.fromEntries(
+    registry.map((p) => [p.name, providers[p.name]!.displayName]),
+  );
   return {
     listing: services.listing,
     catalog: services.catalog,

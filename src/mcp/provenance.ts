@@ -41,7 +41,7 @@ export class ProvenanceNotes {
       const notes = this.#store.providerStates().then((states) =>
         states.map((state) => ({
           provider: state.provider,
-          displayName: this.#displayNames[state.provider],
+          displayName: this.#displayNames[state.provider] ?? state.provider,
           kind: state.dataSource?.kind ?? null,
           observedAt: state.dataSource?.observedAt ?? null,
           source: state.dataSource?.source ?? null,

@@ -2,6 +2,8 @@
 // against its schema (so a schema change that an example no longer fits fails typecheck), and
 // `redocly lint` validates each against the served schema (test/http/openapi.lint.test.ts).
 // Routes attach them with withExamples(schema, example) in their route schema.
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import type { Static } from 'typebox';
 import { PROVIDER_NAMES } from '../../catalog/model.js';
 import { STACK_NAMES } from '../../recommend/stacks.js';

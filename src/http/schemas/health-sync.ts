@@ -1,3 +1,5 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import { Type } from 'typebox';
 import { PROVIDER_NAMES } from '../../catalog/model.js';
 import { StringEnum } from './common.js';

@@ -1,3 +1,5 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import { Type } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { CHANGE_KINDS } from '../../history/change-model.js';

@@ -1,3 +1,5 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import { Type, type Static } from 'typebox';
 import { AVAILABLE_IN, INSTANCE_TYPE_SORTS } from '../../catalog/instance-types/pivot.js';
 import {

@@ -1,3 +1,5 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import { Type, type TSchema } from 'typebox';
 import type { FILTER_PARAMETERS } from '../../catalog/instance-query.js';
 import { MAX_LIMIT, MAX_OFFSET, SORT_FIELDS } from '../../catalog/instance-query.js';

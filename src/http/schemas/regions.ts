@@ -1,3 +1,5 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import { Type, type Static } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES } from '../../catalog/model.js';
 import { StringEnum } from './common.js';

@@ -1,0 +1,23 @@
+// What a provider's folder exports: everything the rest of the service needs to know of it.
+// The registry (registry.ts) lists them; config, the catalogue's regions, the adapters, field
+// notes, display names, metrics labels, the CLI and the API's enums all
+// derive from that list, so adding a provider touches its folder and one line of the registry.
+import type { ProviderEntry, RegionDefinition } from '../catalog/model.js';
+import type { ProviderAdapter } from '../sync/offer.js';
+import type { UpstreamClient } from '../sync/upstream/upstream-client.js';
+
+/** A region of the provider's table, with the upstream id it is read from. */
+export interface ProviderRegion extends Omit<RegionDefinition, 'provider'> {
+  /** The upstream's id for the region (D34: the same city); default: our code. */
+  readonly upstreamId?: string;
+}
+
+export interface ProviderDefinition extends ProviderEntry {
+  readonly regions: readonly ProviderRegion[];
+  /** The letter of its environment variables: PROVIDER_<letter>_URL, _DISPLAY_NAME. */
+  readonly envKey: string;
+  /** The upstream it reads, as /health names a live source (D37). */
+  readonly upstreamName: string;
+  /** Its adapter over `client` (a live upstream, a test server or a snapshot directory). */
+  createAdapter(client: UpstreamClient): ProviderAdapter;
+}
