@@ -57,14 +57,18 @@ export interface ProviderEntry {
 /** A provider's identifier: a string the registry knows (isProviderName at the edges). */
 export type ProviderName = string;
 
-// The providers in use, in registry order. Installed once by the composition root through
+// The providers in use, in registry order, installed by the composition root through
 // installProviders (the domain imports no provider); every reader reads them at call time.
-export let PROVIDER_NAMES: readonly ProviderName[] = Object.freeze([]);
+// PROVIDER_NAMES and REGION_CODES are each one array, refilled in place by an install, so the
+// HTTP schemas that list them as enums (built when their modules load) list the installed ones.
+const providerNames: ProviderName[] = [];
+const regionCodes: string[] = [];
+export const PROVIDER_NAMES: readonly ProviderName[] = providerNames;
 /** D55: per provider, its default display name. */
 export let VENDOR_NAMES: Readonly<Record<ProviderName, string>> = Object.freeze({});
 /** Every region of every provider, provider by provider in registry order. */
 export let ASIAN_REGIONS: readonly RegionDefinition[] = Object.freeze([]);
-export let REGION_CODES: readonly string[] = Object.freeze([]);
+export const REGION_CODES: readonly string[] = regionCodes;
 let CITY_OF_REGION: ReadonlyMap<string, CitySlug> = new Map();
 let ENTRIES: ReadonlyMap<ProviderName, ProviderEntry> = new Map();
 
@@ -94,10 +98,10 @@ export function installProviders(entries: readonly ProviderEntry[]): void {
       regions.push(Object.freeze({ provider: entry.name, ...region }));
     }
   }
-  PROVIDER_NAMES = Object.freeze([...names]);
+  providerNames.splice(0, providerNames.length, ...names);
   VENDOR_NAMES = Object.freeze(Object.fromEntries(entries.map((e) => [e.name, e.displayName])));
   ASIAN_REGIONS = Object.freeze(regions);
-  REGION_CODES = Object.freeze([...codes]);
+  regionCodes.splice(0, regionCodes.length, ...codes);
   CITY_OF_REGION = new Map(regions.map((r) => [r.regionCode, r.city]));
   ENTRIES = new Map(entries.map((e) => [e.name, e]));
 }

@@ -2,10 +2,10 @@
 import '../../providers/registry.js';
 import { Type } from 'typebox';
 import { PROVIDER_NAMES } from '../../catalog/model.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
 
 const Status = StringEnum(['healthy', 'degraded', 'unhealthy'] as const);
-const ProviderName = StringEnum(PROVIDER_NAMES);
+const ProviderName = InstalledEnum(PROVIDER_NAMES);
 const LastError = Type.Optional(
   Type.Object(
     {

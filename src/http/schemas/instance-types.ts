@@ -12,7 +12,7 @@ import {
   PROVIDER_NAMES,
   REGION_CODES,
 } from '../../catalog/model.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
 import { ExchangeRateNote, InstancesQuery } from './instances.js';
 
 // GET /instance-types (D46): instance types with their prices per region side by side.
@@ -64,7 +64,7 @@ const RegionPrice = Type.Object({
 
 export const InstanceTypeRow = Type.Object(
   {
-    provider: StringEnum(PROVIDER_NAMES),
+    provider: InstalledEnum(PROVIDER_NAMES),
     instance_id: Type.String(),
     instance_name: Type.String(),
     vcpu: Type.Integer(),

@@ -10,7 +10,7 @@ import {
   PROVIDER_NAMES,
   REGION_CODES,
 } from '../../catalog/model.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
 
 const Enum = (values: readonly string[], description: string) =>
   StringEnum(values, { description });
@@ -50,7 +50,7 @@ export const InstanceRecord = Type.Object(
     ),
     provider: Type.Object({
       id: Type.Integer(),
-      name: Enum(PROVIDER_NAMES, 'provider name'),
+      name: InstalledEnum(PROVIDER_NAMES, { description: 'provider name' }),
       display_name: Type.String(),
     }),
     region: Type.Object({
@@ -97,7 +97,7 @@ export const InstanceRecord = Type.Object(
 );
 
 const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = {
-  provider: Enum(PROVIDER_NAMES, 'Only this provider.'),
+  provider: InstalledEnum(PROVIDER_NAMES, { description: 'Only this provider.' }),
   region: Type.String({
     description: `Only this region code (exact match), or (extension D53) a comma-separated list of codes: any of them. Codes: ${REGION_CODES.join(', ')}. An unknown code, an empty item or more than 256 characters: 400 INVALID_PARAMETER with \`allowed\`.`,
     examples: ['ap-northeast-1', 'icn,nrt,ap-northeast-2'],

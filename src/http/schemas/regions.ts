@@ -2,12 +2,12 @@
 import '../../providers/registry.js';
 import { Type, type Static } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES } from '../../catalog/model.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
 
 // GET /regions (D56): the regions of the table with their cities, and the cities.
 
 const Region = Type.Object({
-  provider: StringEnum(PROVIDER_NAMES),
+  provider: InstalledEnum(PROVIDER_NAMES),
   region_code: Type.String(),
   region_name: Type.String({ description: 'The region table’s name (D34).' }),
   city: StringEnum(CITY_SLUGS),
@@ -27,7 +27,7 @@ const City = Type.Object({
   name: Type.String({ examples: ['Hong Kong'] }),
   country_code: Type.String(),
   regions: Type.Array(
-    Type.Object({ provider: StringEnum(PROVIDER_NAMES), region_code: Type.String() }),
+    Type.Object({ provider: InstalledEnum(PROVIDER_NAMES), region_code: Type.String() }),
     { description: 'Its regions, one per provider at most, in the order of `regions`.' },
   ),
 });

@@ -3,14 +3,14 @@ import '../../providers/registry.js';
 import { Type } from 'typebox';
 import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
-import { withExamples, StringEnum } from './common.js';
+import { InstalledEnum, withExamples, StringEnum } from './common.js';
 
 // POST/GET/DELETE /webhooks (D42).
 
 const Filter = Type.Object(
   {
-    provider: Type.Optional(StringEnum(PROVIDER_NAMES)),
-    region: Type.Optional(StringEnum(REGION_CODES)),
+    provider: Type.Optional(InstalledEnum(PROVIDER_NAMES)),
+    region: Type.Optional(InstalledEnum(REGION_CODES)),
   },
   {
     additionalProperties: false,
