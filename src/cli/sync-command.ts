@@ -77,7 +77,7 @@ export function formatSyncTable(report: SyncReport): string {
 
 /**
  * The progress line on a terminal: which providers are still running and which finished, with
- * the elapsed time, redrawn every second (a live provider_c sync takes minutes).
+ * the elapsed time, redrawn every second (a live sync of offer files takes minutes).
  */
 function syncProgress(
   providers: readonly ProviderName[],

@@ -77,7 +77,7 @@ export class ProvenanceNotes {
   }
 }
 
-/** "Linode (provider_a): snapshot observed 2025-02-13 (286 days ago); source: ..." */
+/** "<display name> (<provider>): snapshot observed 2025-02-13 (286 days ago); source: ..." */
 export function provenanceLine(note: ProviderProvenance, now: number): string {
   const who = `${note.displayName} (${note.provider})`;
   if (note.observedAt === null) return `${who}: no figures yet (never synced)`;

@@ -2,6 +2,7 @@
 // The registry (registry.ts) lists them; config, the catalogue's regions, the adapters, field
 // notes, display names, metrics labels, the CLI and the API's enums all
 // derive from that list, so adding a provider touches its folder and one line of the registry.
+import type { FieldNote } from '../catalog/field-notes.js';
 import type { ProviderEntry, RegionDefinition } from '../catalog/model.js';
 import type { ProviderAdapter } from '../sync/offer.js';
 import type { UpstreamClient } from '../sync/upstream/upstream-client.js';
@@ -18,6 +19,11 @@ export interface ProviderDefinition extends ProviderEntry {
   readonly envKey: string;
   /** The upstream it reads, as /health names a live source (D37). */
   readonly upstreamName: string;
+  /**
+   * What its field notes mean, for the API documentation: per note, the cases in which
+   * fieldNotes gives it (`storage_gb 0 = EBS only`).
+   */
+  readonly fieldNoteCases: Readonly<Partial<Record<FieldNote, readonly string[]>>>;
   /** Its adapter over `client` (a live upstream, a test server or a snapshot directory). */
   createAdapter(client: UpstreamClient): ProviderAdapter;
 }

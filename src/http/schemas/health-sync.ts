@@ -2,6 +2,7 @@
 import '../../providers/registry.js';
 import { Type } from 'typebox';
 import { PROVIDER_NAMES } from '../../catalog/model.js';
+import { FIRST_PROVIDER } from './example-providers.js';
 import { InstalledEnum, StringEnum } from './common.js';
 
 const Status = StringEnum(['healthy', 'degraded', 'unhealthy'] as const);
@@ -166,7 +167,7 @@ export const SyncRequest = Type.Object({
     Type.Array(ProviderName, {
       minItems: 1,
       maxItems: 20,
-      default: ['provider_a'],
+      default: [FIRST_PROVIDER.name],
       description: 'Duplicates count once.',
     }),
   ),

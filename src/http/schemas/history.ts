@@ -1,5 +1,6 @@
 // The registry installs the providers these schemas list (read when this module loads).
 import '../../providers/registry.js';
+import { SECOND_PROVIDER } from './example-providers.js';
 import { Type } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { CHANGE_KINDS } from '../../history/change-model.js';
@@ -178,7 +179,7 @@ export const ChangesResponse = Type.Object(
               kind: 'price_increased',
               instance: {
                 id: 42,
-                provider: 'provider_b',
+                provider: SECOND_PROVIDER.name,
                 region_code: 'icn',
                 instance_id: 'vc2-1c-1gb',
                 instance_name: 'vc2-1c-1gb',

@@ -1,5 +1,6 @@
 // The registry installs the providers these schemas list (read when this module loads).
 import '../../providers/registry.js';
+import { THIRD_PROVIDER } from './example-providers.js';
 import { Type, type Static } from 'typebox';
 import { AVAILABLE_IN, INSTANCE_TYPE_SORTS } from '../../catalog/instance-types/pivot.js';
 import {
@@ -126,7 +127,7 @@ export const INSTANCE_TYPES_RESPONSE_EXAMPLE: Static<typeof InstanceTypesRespons
   data: {
     instance_types: [
       {
-        provider: 'provider_c',
+        provider: THIRD_PROVIDER.name,
         instance_id: 't3.micro',
         instance_name: 't3.micro',
         vcpu: 2,
@@ -147,7 +148,7 @@ export const INSTANCE_TYPES_RESPONSE_EXAMPLE: Static<typeof InstanceTypesRespons
     pagination: { total: 412, limit: 1, offset: 0, has_more: true },
     metadata: {
       last_sync: '2026-11-23T06:00:04.512Z',
-      filters_applied: { provider: 'provider_c', min_vcpu: 2 },
+      filters_applied: { provider: THIRD_PROVIDER.name, min_vcpu: 2 },
       regions: ['ap-northeast-1', 'ap-northeast-2', 'ap-southeast-1'],
       available_in: 'all',
     },

@@ -1,5 +1,6 @@
 // The registry installs the providers these schemas list (read when this module loads).
 import '../../providers/registry.js';
+import { FIRST_PROVIDER, SECOND_PROVIDER, THIRD_PROVIDER } from './example-providers.js';
 import { Type, type Static } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES } from '../../catalog/model.js';
 import { InstalledEnum, StringEnum } from './common.js';
@@ -49,7 +50,7 @@ export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
   data: {
     regions: [
       {
-        provider: 'provider_a',
+        provider: FIRST_PROVIDER.name,
         region_code: 'ap-northeast',
         region_name: 'Tokyo',
         city: 'tokyo',
@@ -58,7 +59,7 @@ export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
         observed_at: '2024-07-11T00:00:00.000Z',
       },
       {
-        provider: 'provider_b',
+        provider: SECOND_PROVIDER.name,
         region_code: 'nrt',
         region_name: 'Tokyo',
         city: 'tokyo',
@@ -73,9 +74,9 @@ export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
         name: 'Tokyo',
         country_code: 'JP',
         regions: [
-          { provider: 'provider_a', region_code: 'ap-northeast' },
-          { provider: 'provider_b', region_code: 'nrt' },
-          { provider: 'provider_c', region_code: 'ap-northeast-1' },
+          { provider: FIRST_PROVIDER.name, region_code: 'ap-northeast' },
+          { provider: SECOND_PROVIDER.name, region_code: 'nrt' },
+          { provider: THIRD_PROVIDER.name, region_code: 'ap-northeast-1' },
         ],
       },
     ],

@@ -1,5 +1,6 @@
 // The registry installs the providers these schemas list (read when this module loads).
 import '../../providers/registry.js';
+import { SECOND_PROVIDER } from './example-providers.js';
 import { Type } from 'typebox';
 import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
@@ -41,7 +42,7 @@ export const CreateWebhookRequest = withExamples(
   {
     url: 'https://hooks.example.com/cloudprice',
     events: ['price.changed'],
-    filter: { provider: 'provider_b', region: 'icn' },
+    filter: { provider: SECOND_PROVIDER.name, region: 'icn' },
   },
 );
 
@@ -59,7 +60,7 @@ const WEBHOOK_EXAMPLE = {
   id: 'wh_5f0c6a3e9b1d2c4a8e7f6b5a',
   url: 'https://hooks.example.com/cloudprice',
   events: ['price.changed' as const],
-  filter: { provider: 'provider_b' as const, region: 'icn' },
+  filter: { provider: SECOND_PROVIDER.name, region: 'icn' },
   created_at: '2026-01-03T00:00:00.000Z',
 };
 

@@ -13,5 +13,6 @@ export const providerA = Object.freeze<ProviderDefinition>({
   // out (the bundled 2024 recording does): not published.
   fieldNotes: (values) =>
     values.networkSpeedGbps === 0 ? { network_speed_gbps: 'not_published' as const } : {},
+  fieldNoteCases: { not_published: ['network_speed_gbps when Linode leaves it out'] },
   createAdapter: (client) => createProviderAAdapter({ client }),
 });

@@ -12,5 +12,6 @@ export const providerB = Object.freeze<ProviderDefinition>({
   // The plans API publishes no network speed; the adapter always writes 0.
   fieldNotes: (values) =>
     values.networkSpeedGbps === 0 ? { network_speed_gbps: 'not_published' as const } : {},
+  fieldNoteCases: { not_published: ['network_speed_gbps'] },
   createAdapter: (client) => createProviderBAdapter({ client }),
 });

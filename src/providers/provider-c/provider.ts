@@ -18,5 +18,8 @@ export const providerC = Object.freeze<ProviderDefinition>({
     if (values.transferTb === 0) notes.transfer_tb = 'not_included';
     return notes;
   },
+  fieldNoteCases: {
+    not_included: ['storage_gb 0 = EBS only', 'transfer_tb 0 = billed per GB'],
+  },
   createAdapter: (client) => createProviderCAdapter({ client }),
 });

@@ -73,5 +73,6 @@ export const testProvider: ProviderDefinition = Object.freeze<ProviderDefinition
   ],
   // Its upstream publishes no storage for diskless types: 0 is "not included".
   fieldNotes: (values) => (values.storageGb === 0 ? { storage_gb: 'not_included' as const } : {}),
+  fieldNoteCases: { not_included: ['storage_gb 0'] },
   createAdapter,
 });
