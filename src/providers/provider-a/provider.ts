@@ -15,4 +15,5 @@ export const providerA = Object.freeze<ProviderDefinition>({
     values.networkSpeedGbps === 0 ? { network_speed_gbps: 'not_published' as const } : {},
   fieldNoteCases: { not_published: ['network_speed_gbps when Linode leaves it out'] },
   createAdapter: (client) => createProviderAAdapter({ client }),
+  loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,
 });

@@ -14,4 +14,5 @@ export const providerB = Object.freeze<ProviderDefinition>({
     values.networkSpeedGbps === 0 ? { network_speed_gbps: 'not_published' as const } : {},
   fieldNoteCases: { not_published: ['network_speed_gbps'] },
   createAdapter: (client) => createProviderBAdapter({ client }),
+  loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,
 });

@@ -4,8 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../../../test/support/fake-upstream.js';
-import { readAwsRecording, type AwsRecordedRow } from '../../../scripts/snapshots/aws-recording.js';
-import type { Ec2RegionCode } from '../../../scripts/snapshots/provider-c-records.js';
+import { readAwsRecording, type AwsRecordedRow } from './snapshot/aws-recording.js';
+import type { Ec2RegionCode } from './snapshot/records.js';
 import type { ProviderCatalog } from '../../sync/offer.js';
 import {
   createUpstreamClient,

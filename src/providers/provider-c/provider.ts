@@ -22,4 +22,5 @@ export const providerC = Object.freeze<ProviderDefinition>({
     not_included: ['storage_gb 0 = EBS only', 'transfer_tb 0 = billed per GB'],
   },
   createAdapter: (client) => createProviderCAdapter({ client }),
+  loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,
 });

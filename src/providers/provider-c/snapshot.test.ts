@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshProviderC } from '../../../scripts/snapshots/provider-c.js';
+import { refreshProviderC } from './snapshot/refresh.js';
 import type { ProviderCatalog } from '../../sync/offer.js';
 import { createUpstreamClient } from '../../sync/upstream/http-upstream-client.js';
 import { createProviderCAdapter } from './adapter.js';

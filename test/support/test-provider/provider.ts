@@ -75,4 +75,6 @@ export const testProvider: ProviderDefinition = Object.freeze<ProviderDefinition
   fieldNotes: (values) => (values.storageGb === 0 ? { storage_gb: 'not_included' as const } : {}),
   fieldNoteCases: { not_included: ['storage_gb 0'] },
   createAdapter,
+  // Its upstream is whatever a test serves: it has no recorded or live snapshot.
+  loadSnapshotTools: () => Promise.reject(new Error(`${TEST_PROVIDER_NAME} has no snapshots`)),
 });

@@ -3,16 +3,16 @@
 // string), with metadata saying they are live list prices of that date. The whole upstream
 // collections are kept; parsing picks our regions, as it does for a live sync.
 import path from 'node:path';
-import { fetchProviderADocuments } from '../../src/providers/provider-a/fetch.js';
-import { parseProviderACatalog, readLinodePage } from '../../src/providers/provider-a/parse.js';
-import { resolveRegionMap } from '../../src/providers/region-map.js';
-import { PROVIDER_A_REGION_TABLE } from '../../src/providers/provider-a/regions.js';
+import { fetchProviderADocuments } from '../fetch.js';
+import { parseProviderACatalog, readLinodePage } from '../parse.js';
+import { resolveRegionMap } from '../../region-map.js';
+import { PROVIDER_A_REGION_TABLE } from '../regions.js';
 import {
   collectionText,
   refreshSnapshot,
   type RefreshOptions,
   type RefreshResult,
-} from './refresh-support.js';
+} from '../../snapshot/refresh-support.js';
 
 export const LINODE_LIVE_URL = 'https://api.linode.com/v4';
 

@@ -7,8 +7,8 @@
 // availability is neither recorded nor inferred is not listed there. Deterministic; a row the
 // generator cannot read completely stops it with its line.
 //
-//   npx tsx scripts/snapshots/generate-provider-b-snapshot.ts [outDir]
-import { collectionText } from './refresh-support.js';
+//   npx tsx src/providers/provider-b/snapshot/generate.ts [outDir]
+import { collectionText } from '../../snapshot/refresh-support.js';
 import {
   RecordedDataError,
   at,
@@ -18,8 +18,12 @@ import {
   readRecordedCsv,
   wholeCell,
   type CsvRow,
-} from './recorded-csv.js';
-import { runWhenInvoked, writeSnapshotFiles, type SnapshotFile } from './snapshot-output.js';
+} from '../../snapshot/recorded-csv.js';
+import {
+  runWhenInvoked,
+  writeSnapshotFiles,
+  type SnapshotFile,
+} from '../../snapshot/snapshot-output.js';
 
 export const VULTR_PLANS_FILE = 'vultr-plans-2025-12-18.csv';
 export const VULTR_LOCATIONS_FILE = 'vultr-plan-locations-2021-10-05.csv';
@@ -272,7 +276,7 @@ function metadataText(plans: readonly VultrSnapshotPlan[]): string {
       attribution:
         'Plan locations from Apache Libcloud test fixtures (Apache-2.0, The Apache Software Foundation)',
     },
-    generated_by: 'scripts/snapshots/generate-provider-b-snapshot.ts (npm run snapshots:generate)',
+    generated_by: 'src/providers/provider-b/snapshot/generate.ts (npm run snapshots:generate)',
     prices:
       'monthly_cost and hourly_cost are the recorded figures, unchanged; no location_cost is given because none applies to our regions (only the -sc1 São Paulo plans carry a surcharge).',
     availability: {

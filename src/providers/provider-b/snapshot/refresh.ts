@@ -2,20 +2,16 @@
 // `/plans` (following the cursor), written as single-page documents with `next: ""` (the
 // file:// upstream ignores the query string), with metadata saying they are live list prices of
 // that date. The whole upstream collections are kept; parsing picks our regions.
-import { fetchProviderBDocuments } from '../../src/providers/provider-b/fetch.js';
-import {
-  parseProviderBCatalog,
-  readVultrPage,
-  type VultrCollection,
-} from '../../src/providers/provider-b/parse.js';
-import { resolveRegionMap } from '../../src/providers/region-map.js';
-import { PROVIDER_B_REGION_TABLE } from '../../src/providers/provider-b/regions.js';
+import { fetchProviderBDocuments } from '../fetch.js';
+import { parseProviderBCatalog, readVultrPage, type VultrCollection } from '../parse.js';
+import { resolveRegionMap } from '../../region-map.js';
+import { PROVIDER_B_REGION_TABLE } from '../regions.js';
 import {
   collectionText,
   refreshSnapshot,
   type RefreshOptions,
   type RefreshResult,
-} from './refresh-support.js';
+} from '../../snapshot/refresh-support.js';
 
 export const VULTR_LIVE_URL = 'https://api.vultr.com/v2';
 

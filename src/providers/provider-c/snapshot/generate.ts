@@ -8,8 +8,8 @@
 // derived deterministically and named as synthetic in metadata.json. A row that cannot be read
 // completely stops the generator with its line. Deterministic: same input, same bytes.
 //
-//   npx tsx scripts/snapshots/generate-provider-c-snapshot.ts [outDir]
-import { ec2GpuType } from '../../src/providers/provider-c/classify.js';
+//   npx tsx src/providers/provider-c/snapshot/generate.ts [outDir]
+import { ec2GpuType } from '../classify.js';
 import { formatAwsJson, type Json } from './aws-offer-json.js';
 import {
   AWS_OBSERVED_AT,
@@ -19,9 +19,13 @@ import {
   type AwsRecordedRow,
   type AwsRegion,
 } from './aws-recording.js';
-import { EC2_REGIONS, HOURLY_RATE_CODE, ON_DEMAND_CODE, skuFor } from './provider-c-records.js';
-import { RecordedDataError, canonicalDecimal } from './recorded-csv.js';
-import { runWhenInvoked, writeSnapshotFiles, type SnapshotFile } from './snapshot-output.js';
+import { EC2_REGIONS, HOURLY_RATE_CODE, ON_DEMAND_CODE, skuFor } from './records.js';
+import { RecordedDataError, canonicalDecimal } from '../../snapshot/recorded-csv.js';
+import {
+  runWhenInvoked,
+  writeSnapshotFiles,
+  type SnapshotFile,
+} from '../../snapshot/snapshot-output.js';
 
 /** The recording's observation, as the offer files' version and dates (synthetic, see metadata). */
 const VERSION = '20240221082021';
@@ -250,7 +254,7 @@ function metadataText(rows: readonly AwsRecordedRow[]): string {
       scope:
         'this directory (data/snapshots/provider_c) and data/sources/aws-ap-ondemand-linux-2024-02-21.csv are a separately licensed data file; the code is not',
     },
-    generated_by: 'scripts/snapshots/generate-provider-c-snapshot.ts (npm run snapshots:generate)',
+    generated_by: 'src/providers/provider-c/snapshot/generate.ts (npm run snapshots:generate)',
     records: rows.length,
     records_per_region: perRegion,
     slice:

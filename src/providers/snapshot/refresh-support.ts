@@ -7,11 +7,11 @@ import {
   buildUserAgent,
   createUpstreamClient,
   type ClosableUpstreamClient,
-} from '../../src/sync/upstream/http-upstream-client.js';
-import type { ProviderName } from '../../src/catalog/model.js';
-import type { ProviderCatalog } from '../../src/sync/offer.js';
-import type { UpstreamClient } from '../../src/sync/upstream/upstream-client.js';
-import { UpstreamError } from '../../src/sync/upstream-error.js';
+} from '../../sync/upstream/http-upstream-client.js';
+import type { ProviderName } from '../../catalog/model.js';
+import type { ProviderCatalog } from '../../sync/offer.js';
+import type { UpstreamClient } from '../../sync/upstream/upstream-client.js';
+import { UpstreamError } from '../../sync/upstream-error.js';
 
 /**
  * Metadata written beside a refreshed snapshot (D37). The generated ones carry the same core

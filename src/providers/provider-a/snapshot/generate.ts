@@ -7,9 +7,9 @@
 // are left out, and the adapter lists them as "not published". Deterministic; a row the
 // generator cannot read completely stops it with its line.
 //
-//   npx tsx scripts/snapshots/generate-provider-a-snapshot.ts [outDir]
+//   npx tsx src/providers/provider-a/snapshot/generate.ts [outDir]
 import path from 'node:path';
-import { collectionText } from './refresh-support.js';
+import { collectionText } from '../../snapshot/refresh-support.js';
 import {
   RecordedDataError,
   at,
@@ -18,8 +18,12 @@ import {
   readRecordedCsv,
   wholeCell,
   type CsvRow,
-} from './recorded-csv.js';
-import { runWhenInvoked, writeSnapshotFiles, type SnapshotFile } from './snapshot-output.js';
+} from '../../snapshot/recorded-csv.js';
+import {
+  runWhenInvoked,
+  writeSnapshotFiles,
+  type SnapshotFile,
+} from '../../snapshot/snapshot-output.js';
 
 export const LINODE_TYPES_FILE = 'linode-types-2024-07-11.csv';
 export const LINODE_REGIONS_FILE = 'linode-regions-2026-05-29.csv';
@@ -218,12 +222,12 @@ function metadataText(types: readonly LinodeRecordedType[]): string {
       name: 'MIT (linodego test fixtures)',
       attribution: 'Figures from linode/linodego test fixtures, MIT licence, Copyright Linode LLC',
     },
-    generated_by: 'scripts/snapshots/generate-provider-a-snapshot.ts (npm run snapshots:generate)',
+    generated_by: 'src/providers/provider-a/snapshot/generate.ts (npm run snapshots:generate)',
     records: types.length,
     prices:
       'price.hourly, price.monthly and region_prices are the recorded figures, unchanged. Only id-cgk and br-gru have region prices; Tokyo, Osaka and Singapore use the base prices.',
     regions:
-      'Our codes read the Linode region of the same city (D34; src/providers/region-map.ts): ap-northeast (Tokyo) <- ap-northeast "Tokyo 2, JP", ap-south (Osaka) <- jp-osa "Osaka, JP", ap-southeast (Singapore) <- ap-south "Singapore, SG". GPU types are listed where the region has "GPU Linodes", premium types where it has "Premium Plans" (as recorded in 2026).',
+      'Our codes read the Linode region of the same city (D34; src/providers/provider-a/regions.ts): ap-northeast (Tokyo) <- ap-northeast "Tokyo 2, JP", ap-south (Osaka) <- jp-osa "Osaka, JP", ap-southeast (Singapore) <- ap-south "Singapore, SG". GPU types are listed where the region has "GPU Linodes", premium types where it has "Premium Plans" (as recorded in 2026).',
     not_recorded: [
       'network_out: not in the recording, so left out; the API lists network_speed_gbps 0 ("not published")',
       'gpus: the recording has no gpus column; GPU types state their count in the recorded label ("GPU x3"), the CPU classes have none',

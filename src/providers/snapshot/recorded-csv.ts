@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** data/sources/ of this repository: the recorded figures, kept as the project's own data. */
-export const SOURCES_DIR = fileURLToPath(new URL('../../data/sources/', import.meta.url));
+export const SOURCES_DIR = fileURLToPath(new URL('../../../data/sources/', import.meta.url));
 
 /** Bad or partial recorded data. The message names the file and the row (1 = the header). */
 export class RecordedDataError extends Error {

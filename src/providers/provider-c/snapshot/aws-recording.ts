@@ -11,7 +11,7 @@ import {
   readRecordedCsv,
   wholeCell,
   type CsvRow,
-} from './recorded-csv.js';
+} from '../../snapshot/recorded-csv.js';
 
 export const AWS_RECORDING_FILE = 'aws-ap-ondemand-linux-2024-02-21.csv';
 

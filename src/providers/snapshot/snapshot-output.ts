@@ -32,7 +32,7 @@ export function runWhenInvoked(
 ): void {
   const script = process.argv[1];
   if (script === undefined || moduleUrl !== pathToFileURL(script).href) return;
-  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
   const outDir = path.resolve(process.argv[2] ?? path.join(root, 'data/snapshots', provider));
   generate(outDir).then(
     (written) => console.log(`${provider} snapshot: wrote ${written.length} files under ${outDir}`),

@@ -5,20 +5,16 @@
 // hundred KB per region instead of hundreds of MB). Needs internet access; fails loudly
 // (non-zero exit, the reason on stderr) and leaves the existing snapshot untouched on any error.
 //
-//   npx tsx scripts/snapshots/provider-c.ts [outDir]
+//   npx tsx src/providers/provider-c/snapshot/refresh.ts [outDir]
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolveRegionMap } from '../../src/providers/region-map.js';
-import { PROVIDER_C_REGION_TABLE } from '../../src/providers/provider-c/regions.js';
-import {
-  EC2_OFFER_CODE,
-  OFFER_INDEX_PATH,
-  fetchRegionFileRefs,
-} from '../../src/providers/provider-c/fetch.js';
-import { mapProviderCOffers } from '../../src/providers/provider-c/parse.js';
-import { scanRegionFile } from '../../src/providers/provider-c/region-file-worker.js';
-import { createUpstreamClient } from '../../src/sync/upstream/http-upstream-client.js';
+import { resolveRegionMap } from '../../region-map.js';
+import { PROVIDER_C_REGION_TABLE } from '../regions.js';
+import { EC2_OFFER_CODE, OFFER_INDEX_PATH, fetchRegionFileRefs } from '../fetch.js';
+import { mapProviderCOffers } from '../parse.js';
+import { scanRegionFile } from '../region-file-worker.js';
+import { createUpstreamClient } from '../../../sync/upstream/http-upstream-client.js';
 import { asJson, formatAwsJson, isJsonObject, type Json } from './aws-offer-json.js';
 
 export const AWS_PRICE_LIST_URL = 'https://pricing.us-east-1.amazonaws.com';
@@ -118,7 +114,7 @@ export async function refreshProviderC(
           recorded_in: `${baseUrl}${OFFER_INDEX_PATH} and the region files it names, read by npm run snapshots:refresh`,
           observed_at: fetchedAt,
           licence: { name: "the provider's public price list; its terms of use apply" },
-          generated_by: 'scripts/snapshots/provider-c.ts (live refresh)',
+          generated_by: 'src/providers/provider-c/snapshot/refresh.ts (live refresh)',
           statement:
             'Real on-demand list prices read from the live AWS Price List at observed_at, trimmed to the plain on-demand Linux products we list. AWS bills the pricing page if the two disagree; a live sync replaces these prices.',
           regions,
@@ -151,7 +147,7 @@ function trimOfferIndex(index: Json): Json {
 const invokedDirectly =
   process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const root = fileURLToPath(new URL('../../../../', import.meta.url));
   const outDir = path.resolve(process.argv[2] ?? path.join(root, 'data/snapshots/provider_c'));
   refreshProviderC(outDir).then(
     (summary) => {
