@@ -1,4 +1,4 @@
-// Shared plumbing for refreshing the provider_a and provider_b snapshots from their live upstreams:
+// Shared plumbing for refreshing a provider snapshot from its live upstream (JSON APIs):
 // the client settings, a loud error for a failed fetch, and atomic writes of documents in the
 // snapshot layout (one upstream record per line, so a refresh diffs readably).
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
