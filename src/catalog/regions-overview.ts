@@ -3,7 +3,13 @@
 // were observed (D37), so a client can pick places by city and see how old their prices are.
 import type { InstanceRow } from '../storage/catalog-store.js';
 import type { ProviderName } from './model.js';
-import { ASIAN_REGIONS, CITIES, type CitySlug } from './model.js';
+import { ASIAN_REGIONS, CITIES, PROVIDER_NAMES, type CitySlug } from './model.js';
+
+export interface ProviderJson {
+  name: ProviderName;
+  /** D55: the configured display name. */
+  display_name: string;
+}
 
 export interface RegionJson {
   provider: ProviderName;
@@ -25,20 +31,27 @@ export interface CityJson {
 }
 
 export interface RegionsData {
+  providers: ProviderJson[];
   regions: RegionJson[];
   cities: CityJson[];
 }
 
 /**
  * `records`: the available records of the current catalogue; `observedAt`: per provider, when
- * its listed figures were observed (absent: never synced). Regions in the table's order, cities
+ * its listed figures were observed (absent: never synced); `displayNames`: per provider, its
+ * configured display name. Providers in registry order. Regions in the table's order, cities
  * in CITY_SLUGS order, each with its regions in the table's order; regions with no records are
  * listed too (with 0), so the answer always names every place the API knows.
  */
 export function regionsOverview(
   records: readonly InstanceRow[],
   observedAt: ReadonlyMap<ProviderName, Date>,
+  displayNames: Readonly<Record<ProviderName, string>>,
 ): RegionsData {
+  const providers = PROVIDER_NAMES.map((name) => ({
+    name,
+    display_name: displayNames[name] ?? name,
+  }));
   const counts = new Map<string, number>();
   for (const row of records) counts.set(row.regionCode, (counts.get(row.regionCode) ?? 0) + 1);
   const regions = ASIAN_REGIONS.map((r): RegionJson => ({
@@ -59,5 +72,5 @@ export function regionsOverview(
       region_code: r.regionCode,
     })),
   }));
-  return { regions, cities };
+  return { providers, regions, cities };
 }

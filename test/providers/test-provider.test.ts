@@ -140,10 +140,15 @@ for (const backend of await storeBackends()) {
     it('GET /regions lists its regions under their cities', async () => {
       const body = await getJson<{
         data: {
+          providers: { name: string; display_name: string }[];
           regions: { provider: string; region_code: string; instances: number }[];
           cities: { city: string; regions: { provider: string; region_code: string }[] }[];
         };
       }>('/regions');
+      expect(body.data.providers.at(-1)).toEqual({
+        name: TEST_PROVIDER_NAME,
+        display_name: 'Test Cloud',
+      });
       const ours = body.data.regions.filter((r) => r.provider === TEST_PROVIDER_NAME);
       expect(ours.map((r) => [r.region_code, r.instances])).toEqual([
         ['tc-tokyo', 2],

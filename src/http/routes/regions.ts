@@ -13,6 +13,9 @@ import { INSTANCES_RATE_LIMIT } from './instances.js';
 
 export function regionsRoute(app: FastifyInstance, { catalog, store, config }: AppServices): void {
   const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Origin' : 'X-API-Key';
+  const displayNames = Object.fromEntries(
+    Object.entries(config.providers).map(([name, source]) => [name, source.displayName]),
+  );
 
   app.get(
     '/regions',
@@ -23,7 +26,7 @@ export function regionsRoute(app: FastifyInstance, { catalog, store, config }: A
         tags: ['instances'],
         summary: 'Regions and cities, with record counts and when their prices were observed',
         description:
-          'Every region of the table with its city (D56), the available records it holds (`instances`) and when its provider’s figures were observed upstream (`observed_at`, D37; null before the first sync); and every city with its regions, so a client can offer one "Tokyo" and send `city=tokyo`. No parameters. Counts against the /instances rate limit.',
+          'Every provider with its display name (D55); every region of the table with its city (D56), the available records it holds (`instances`) and when its provider’s figures were observed upstream (`observed_at`, D37; null before the first sync); and every city with its regions, so a client can offer one "Tokyo" and send `city=tokyo`. No parameters. Counts against the /instances rate limit.',
         security: ApiKeySecurity,
         response: {
           200: withExamples(RegionsResponse, REGIONS_RESPONSE_EXAMPLE),
@@ -40,7 +43,7 @@ export function regionsRoute(app: FastifyInstance, { catalog, store, config }: A
           if (state.dataSource !== null)
             observedAt.set(state.provider, state.dataSource.observedAt);
         }
-        data = regionsOverview(index.records, observedAt);
+        data = regionsOverview(index.records, observedAt, displayNames);
       } catch (error) {
         request.log.error({ err: error }, 'regions query failed');
         throw new AppError('QUERY_FAILED', 'Query execution failed');

@@ -23,6 +23,13 @@ const Region = Type.Object({
   }),
 });
 
+const Provider = Type.Object({
+  name: InstalledEnum(PROVIDER_NAMES),
+  display_name: Type.String({
+    description: 'D55: the vendor name, unless configuration renames it.',
+  }),
+});
+
 const City = Type.Object({
   city: StringEnum(CITY_SLUGS),
   name: Type.String({ examples: ['Hong Kong'] }),
@@ -36,6 +43,9 @@ const City = Type.Object({
 export const RegionsResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
+    providers: Type.Array(Provider, {
+      description: 'Extension: every provider the service serves, in the order it lists them.',
+    }),
     regions: Type.Array(Region, {
       description: 'Every region of the table, in its order, with or without records.',
     }),
@@ -48,6 +58,10 @@ export const RegionsResponse = Type.Object({
 export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
   success: true,
   data: {
+    providers: [FIRST_PROVIDER, SECOND_PROVIDER, THIRD_PROVIDER].map((p) => ({
+      name: p.name,
+      display_name: p.displayName,
+    })),
     regions: [
       {
         provider: FIRST_PROVIDER.name,
