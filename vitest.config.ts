@@ -9,6 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/support/registered-providers.ts'],
     reporters: ['default'],
   },
 });

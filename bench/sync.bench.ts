@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     const graph = await moduleGraph(ROOT, [
       'bench/support/measure-sync.ts',
       'bench/support/measure-json-parse.ts',
-      'src/sync/providers/provider-c/parse-worker.ts',
+      'src/providers/provider-c/parse-worker.ts',
     ]);
     await transpileFiles(ROOT, graph, outDir);
     const compiled: Mode = { kind: 'compiled', outDir };
@@ -175,7 +175,7 @@ ${table}
 Targets (production path):
 ${checks.map((c) => `- ${c.pass ? 'PASS' : 'MISS'}: ${c.name}`).join('\n')}
 
-Why it is faster and smaller: the scanner (src/sync/providers/provider-c/offer-file-scanner.ts) walks
+Why it is faster and smaller: the scanner (src/providers/provider-c/offer-file-scanner.ts) walks
 bytes, tracks only string state and bracket depth through terms.Reserved and the other values it skips,
 materialises only products that can pass the filter (a byte-pattern test rejects the rest unparsed)
 and the on-demand terms of kept SKUs, and never builds a string of the file. The file's bytes reach the

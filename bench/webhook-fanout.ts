@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { createProviderAdapters } from '../src/sync/providers/index.js';
+import { createProviderAdapters } from '../src/sync/provider-adapters.js';
 import { createCatalogStore } from '../src/storage/create-catalog-store.js';
 import { openSqlite } from '../src/storage/sqlite/open-sqlite.js';
 import type { ProviderCatalog } from '../src/catalog/offers.js';
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
   const loadBefore = uptime();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cloudprice-fanout-data-'));
   const config = loadConfig({ API_KEYS: 'bench-key-0123456789abcdef', DATA_DIR: dataDir });
-  const catalog = await createProviderAdapters(config).provider_c.fetchCatalog(
+  const catalog = await createProviderAdapters(config).provider_c!.fetchCatalog(
     AbortSignal.timeout(120_000),
   );
   rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // npm run snapshots:generate — rebuilds the bundled snapshots (data/snapshots/) from the recorded
 // upstream figures in data/sources/, offline and deterministically, and the small test copy of
-// them (test/fixtures/snapshots/: provider_a and provider_b whole, provider_c a subset of its
-// recorded types) that tests use when they do not need the whole catalogue. Exits non-zero,
+// them (test/fixtures/snapshots/: what each provider's snapshot tools keep) that tests use when
+// they do not need the whole catalogue. Exits non-zero,
 // naming the file, row and column, on bad or partial recorded data; writes nothing invented.
 // (`npm run snapshots:refresh` instead reads the live upstreams.)
 import path from 'node:path';

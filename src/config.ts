@@ -1,8 +1,10 @@
 // The only reader of process.env. Configuration is parsed once at start into a frozen, typed
 // object; a bad value stops start-up with a message naming the variable.
 import path from 'node:path';
-import { VENDOR_NAMES, type ProviderName } from './catalog/model.js';
+import type { ProviderName } from './catalog/model.js';
 import { digestKey, type KeyDigest } from './keys/key-digest.js';
+import type { ProviderDefinition } from './providers/provider-definition.js';
+import { PROVIDERS } from './providers/registry.js';
 import { DEFAULT_MAX_JSON_BYTES } from './sync/upstream/upstream-client.js';
 
 export interface ProviderSourceConfig {
@@ -68,14 +70,17 @@ export interface Config {
     readonly firstByteTimeoutMs: number;
     readonly totalTimeoutMs: number;
     readonly maxRetries: number;
-    /** Largest streamed body (provider_c's region files, the ECB document), in bytes. */
+    /** Largest streamed body (a provider's offer files, the ECB document), in bytes. */
     readonly maxResponseBytes: number;
     /**
-     * Largest JSON document read whole (provider_a and provider_b pages, provider_c's indexes),
+     * Largest JSON document read whole (a provider's API pages or offer-file indexes),
      * in bytes: parsed on the event loop, so far smaller than the streamed cap.
      */
     readonly maxJsonBytes: number;
   };
+  /** The registered providers in use (src/providers/registry.ts), in their order. */
+  readonly registry: readonly ProviderDefinition[];
+  /** Per provider of `registry`: PROVIDER_<X>_URL and PROVIDER_<X>_DISPLAY_NAME. */
   readonly providers: Readonly<Record<ProviderName, ProviderSourceConfig>>;
   readonly webhooks: WebhookConfig;
   readonly fx: {
@@ -181,7 +186,12 @@ const DEFAULT_MAX_CONNECTIONS = 4_096;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
-export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+/** `registry`: the providers to configure; tests add a test-only one. */
+export function loadConfig(
+  env: Env = process.env,
+  cwd: string = process.cwd(),
+  registry: readonly ProviderDefinition[] = PROVIDERS,
+): Config {
   const dataDir = path.resolve(cwd, text(env, 'DATA_DIR') ?? './data');
   const snapshots = path.resolve(cwd, text(env, 'SNAPSHOT_DIR') ?? './data/snapshots');
   const snapshotUrl = (provider: ProviderName) =>
@@ -223,10 +233,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (redisUrl !== undefined) url(env, 'REDIS_URL', redisUrl, ['redis:', 'rediss:']);
 
   const upstreamSchemes = ['https:', 'http:', 'file:'];
-  const provider = (name: ProviderName, letter: 'A' | 'B' | 'C'): ProviderSourceConfig => ({
-    baseUrl: url(env, `PROVIDER_${letter}_URL`, snapshotUrl(name), upstreamSchemes),
-    displayName: text(env, `PROVIDER_${letter}_DISPLAY_NAME`) ?? VENDOR_NAMES[name],
-  });
+  const providers = Object.fromEntries(
+    registry.map((p): [ProviderName, ProviderSourceConfig] => [
+      p.name,
+      {
+        baseUrl: url(env, `PROVIDER_${p.envKey}_URL`, snapshotUrl(p.name), upstreamSchemes),
+        displayName: text(env, `PROVIDER_${p.envKey}_DISPLAY_NAME`) ?? p.displayName,
+      },
+    ]),
+  );
 
   const bundledRatesUrl = new URL(`file://${path.join(snapshots, 'fx', 'eurofxref-daily.xml')}`)
     .href;
@@ -292,11 +307,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
         256 * 1024 ** 2,
       ),
     },
-    providers: {
-      provider_a: provider('provider_a', 'A'),
-      provider_b: provider('provider_b', 'B'),
-      provider_c: provider('provider_c', 'C'),
-    },
+    registry,
+    providers,
     webhooks: {
       allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
       timeoutMs: positive('WEBHOOK_TIMEOUT', duration(env, 'WEBHOOK_TIMEOUT', 10_000)),

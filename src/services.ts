@@ -2,7 +2,7 @@
 // The HTTP app, the CLI and the scheduler all get their services from here.
 import { CatalogIndexHolder } from './catalog/index/catalog-index-holder.js';
 import { InstanceListing } from './catalog/instance-listing.js';
-import type { ProviderName } from './catalog/model.js';
+import { installProviders } from './catalog/model.js';
 import type { Config } from './config.js';
 import { createDeliveryLoop, type DeliveryLoop } from './events/delivery-loop.js';
 import { createExchangeRates } from './fx/create-exchange-rates.js';
@@ -15,7 +15,7 @@ import { createPrometheusMetrics, noopMetrics, type Metrics } from './observabil
 import { resolveApiKeys, type ResolvedKeys } from './keys/key-file.js';
 import { createCatalogStore } from './storage/create-catalog-store.js';
 import type { CatalogStore } from './storage/catalog-store.js';
-import { createProviderAdapters } from './sync/providers/index.js';
+import { createProviderAdapters } from './sync/provider-adapters.js';
 import { createSyncService } from './sync/sync-service.js';
 import { withRateRefresh } from './sync/with-rate-refresh.js';
 
@@ -43,6 +43,8 @@ export interface ServiceLog {
 }
 
 export async function createServices(config: Config, log: ServiceLog): Promise<Services> {
+  // The catalogue's providers are the ones this configuration was loaded with.
+  installProviders(config.registry);
   const keys = resolveApiKeys(config);
   // Background failures of the database and Redis: logged once per state change, in /health.
   const components = new ComponentStates(log);
@@ -50,11 +52,9 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   const store: CatalogStore = await createCatalogStore(config.databaseUrl, {
     onBackgroundError: (error) => database.failed('pool', error),
     onConnected: () => database.recovered('pool'),
-    displayNames: {
-      provider_a: config.providers.provider_a.displayName,
-      provider_b: config.providers.provider_b.displayName,
-      provider_c: config.providers.provider_c.displayName,
-    } satisfies Record<ProviderName, string>,
+    displayNames: Object.fromEntries(
+      config.registry.map((p) => [p.name, config.providers[p.name]!.displayName]),
+    ),
   });
   await store.migrate();
   const infra = createInfra(config.redisUrl, {

@@ -5,7 +5,7 @@
 // API thread's worst event-loop delay while the sync ran.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { createProviderCAdapter } from '../../src/sync/providers/provider-c/adapter.js';
+import { createProviderCAdapter } from '../../src/providers/provider-c/adapter.js';
 import { createUpstreamClient } from '../../src/sync/upstream/http-upstream-client.js';
 
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatAwsJson } from '../../scripts/snapshots/aws-offer-json.js';
+import { formatAwsJson } from '../../src/providers/provider-c/snapshot/aws-offer-json.js';
 import {
   RESERVED_TERMS,
   onDemandFor,
@@ -19,7 +19,7 @@ import {
   type Ec2RegionCode,
   type Ec2TypeSpec,
   type ProductVariant,
-} from '../../scripts/snapshots/provider-c-records.js';
+} from '../../src/providers/provider-c/snapshot/records.js';
 
 export interface GeneratedOfferFile {
   readonly path: string;

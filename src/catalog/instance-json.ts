@@ -2,8 +2,8 @@
 // serialised once per catalogue version, by the catalogue index (catalog/index/).
 import type { InstanceRow } from './records.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
-import { fieldNotes, type FieldNotes } from './field-notes.js';
-import { cityOfRegion, type CitySlug } from './model.js';
+import type { FieldNotes } from './field-notes.js';
+import { cityOfRegion, fieldNotes, type CitySlug } from './model.js';
 
 const USD_VIEW = moneyView(undefined, 'USD');
 

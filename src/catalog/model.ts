@@ -1,27 +1,8 @@
 // The catalogue's vocabulary: providers, regions and instance families as the API names them.
-// Everything here is data from the specification (sections 2 and 4.5) and DECISIONS D1, D34, D35.
+import type { FieldNotes, NotedValues } from './field-notes.js';
 
-export const PROVIDER_NAMES = ['provider_a', 'provider_b', 'provider_c'] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
-
-/**
- * D55: `provider.display_name` by default is the vendor whose upstream format the provider
- * reads (PROVIDER_<X>_DISPLAY_NAME overrides it); identifiers stay `provider_a..c`.
- */
-export const VENDOR_NAMES: Readonly<Record<ProviderName, string>> = Object.freeze({
-  provider_a: 'Linode',
-  provider_b: 'Vultr',
-  provider_c: 'AWS',
-});
-
-/**
- * What a provider calls the network block storage it sells apart from an instance, where it has
- * one: a record without local storage (`field_notes.storage_gb` `not_included`) runs on it, and
- * a client can say so (GET /regions `providers`, the web UI's "EBS only").
- */
-export const BLOCK_STORAGE_NAMES: Readonly<Partial<Record<ProviderName, string>>> = Object.freeze({
-  provider_c: 'EBS',
-});
+// Families and cities are data from the specification (sections 2 and 4.5, D35, D56); the
+// providers and their regions (D1, D34) come from the provider registry.
 
 export const INSTANCE_FAMILIES = ['general', 'compute', 'memory', 'storage', 'gpu'] as const;
 export type InstanceFamily = (typeof INSTANCE_FAMILIES)[number];
@@ -45,6 +26,7 @@ export const CITIES: readonly CityDefinition[] = Object.freeze([
   { city: 'hong-kong', name: 'Hong Kong', countryCode: 'HK' },
 ] as const);
 
+/** One region of a provider's table (section 4.5). */
 export interface RegionDefinition {
   readonly provider: ProviderName;
   /** Our region code on the wire (section 4.5); adapters map it to the upstream's id. */
@@ -56,101 +38,97 @@ export interface RegionDefinition {
   readonly city: CitySlug;
 }
 
-export const ASIAN_REGIONS: readonly RegionDefinition[] = Object.freeze([
-  {
-    provider: 'provider_a',
-    regionCode: 'ap-northeast',
-    regionName: 'Tokyo',
-    countryCode: 'JP',
-    city: 'tokyo',
-  },
-  {
-    provider: 'provider_a',
-    regionCode: 'ap-south',
-    regionName: 'Osaka',
-    countryCode: 'JP',
-    city: 'osaka',
-  },
-  {
-    provider: 'provider_a',
-    regionCode: 'ap-southeast',
-    regionName: 'Singapore',
-    countryCode: 'SG',
-    city: 'singapore',
-  },
-  {
-    provider: 'provider_b',
-    regionCode: 'icn',
-    regionName: 'Seoul',
-    countryCode: 'KR',
-    city: 'seoul',
-  },
-  {
-    provider: 'provider_b',
-    regionCode: 'nrt',
-    regionName: 'Tokyo',
-    countryCode: 'JP',
-    city: 'tokyo',
-  },
-  {
-    provider: 'provider_b',
-    regionCode: 'itm',
-    regionName: 'Osaka',
-    countryCode: 'JP',
-    city: 'osaka',
-  },
-  {
-    provider: 'provider_c',
-    regionCode: 'ap-northeast-1',
-    regionName: 'Tokyo',
-    countryCode: 'JP',
-    city: 'tokyo',
-  },
-  {
-    provider: 'provider_c',
-    regionCode: 'ap-northeast-2',
-    regionName: 'Seoul',
-    countryCode: 'KR',
-    city: 'seoul',
-  },
-  {
-    provider: 'provider_c',
-    regionCode: 'ap-northeast-3',
-    regionName: 'Osaka',
-    countryCode: 'JP',
-    city: 'osaka',
-  },
-  {
-    provider: 'provider_c',
-    regionCode: 'ap-southeast-1',
-    regionName: 'Singapore',
-    countryCode: 'SG',
-    city: 'singapore',
-  },
-  {
-    provider: 'provider_c',
-    regionCode: 'ap-east-1',
-    regionName: 'Hong Kong',
-    countryCode: 'HK',
-    city: 'hong-kong',
-  },
-] as const);
+/**
+ * What the catalogue needs to know of a provider: its name, its default display name (D55) and
+ * its regions. The provider registry (src/providers/registry.ts) supplies them; the domain names
+ * no provider itself.
+ */
+export interface ProviderEntry {
+  /** The identifier on the wire (`provider` of a record); lower case, `_` allowed. */
+  readonly name: string;
+  /** D55: `provider.display_name` unless configuration overrides it. */
+  readonly displayName: string;
+  /** In the specification's table order; every code unique across providers. */
+  readonly regions: readonly Omit<RegionDefinition, 'provider'>[];
+  /** Which of a record's numbers are not what they seem (field-notes.ts); {} when all are. */
+  fieldNotes(values: NotedValues): FieldNotes;
+  /**
+   * What it calls the network block storage it sells apart from an instance, where it has one:
+   * a record without local storage (`field_notes.storage_gb` `not_included`) runs on it, and a
+   * client can say so (GET /regions `providers`, the web UI's "EBS only").
+   */
+  readonly blockStorage?: string;
+}
 
-export const REGION_CODES: readonly string[] = Object.freeze([
-  ...new Set(ASIAN_REGIONS.map((r) => r.regionCode)),
-]);
+/** A provider's identifier: a string the registry knows (isProviderName at the edges). */
+export type ProviderName = string;
+
+// The providers in use, in registry order, installed by the composition root through
+// installProviders (the domain imports no provider); every reader reads them at call time.
+// PROVIDER_NAMES and REGION_CODES are each one array, refilled in place by an install, so the
+// HTTP schemas that list them as enums (built when their modules load) list the installed ones.
+const providerNames: ProviderName[] = [];
+const regionCodes: string[] = [];
+export const PROVIDER_NAMES: readonly ProviderName[] = providerNames;
+/** D55: per provider, its default display name. */
+export let VENDOR_NAMES: Readonly<Record<ProviderName, string>> = Object.freeze({});
+/** Every region of every provider, provider by provider in registry order. */
+export let ASIAN_REGIONS: readonly RegionDefinition[] = Object.freeze([]);
+export const REGION_CODES: readonly string[] = regionCodes;
+let CITY_OF_REGION: ReadonlyMap<string, CitySlug> = new Map();
+let ENTRIES: ReadonlyMap<ProviderName, ProviderEntry> = new Map();
+
+const PROVIDER_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+/**
+ * Makes `entries` the providers every reader of this module sees. Throws a plain Error for a
+ * malformed name, a duplicate name or region code, or a city outside CITIES: a registry
+ * mistake stops start-up.
+ */
+export function installProviders(entries: readonly ProviderEntry[]): void {
+  const names = new Set<string>();
+  const codes = new Set<string>();
+  const regions: RegionDefinition[] = [];
+  for (const entry of entries) {
+    if (!PROVIDER_NAME.test(entry.name) || names.has(entry.name)) {
+      throw new Error(`provider registry: "${entry.name}" is malformed or registered twice`);
+    }
+    names.add(entry.name);
+    for (const region of entry.regions) {
+      if (codes.has(region.regionCode) || !CITY_SLUGS.includes(region.city)) {
+        throw new Error(
+          `provider registry: ${entry.name} region "${region.regionCode}" repeats a code or names an unknown city`,
+        );
+      }
+      codes.add(region.regionCode);
+      regions.push(Object.freeze({ provider: entry.name, ...region }));
+    }
+  }
+  providerNames.splice(0, providerNames.length, ...names);
+  VENDOR_NAMES = Object.freeze(Object.fromEntries(entries.map((e) => [e.name, e.displayName])));
+  ASIAN_REGIONS = Object.freeze(regions);
+  regionCodes.splice(0, regionCodes.length, ...codes);
+  CITY_OF_REGION = new Map(regions.map((r) => [r.regionCode, r.city]));
+  ENTRIES = new Map(entries.map((e) => [e.name, e]));
+}
+
+/** A record's field notes (field-notes.ts); an empty object when every number means what it says. */
+export function fieldNotes(provider: ProviderName, values: NotedValues): FieldNotes {
+  return providerEntry(provider)?.fieldNotes(values) ?? {};
+}
+
+/** The installed entry of `provider`; undefined for a name the registry does not hold. */
+export function providerEntry(provider: ProviderName): ProviderEntry | undefined {
+  return ENTRIES.get(provider);
+}
 
 export function regionsOf(provider: ProviderName): readonly RegionDefinition[] {
   return ASIAN_REGIONS.filter((r) => r.provider === provider);
 }
 
 export function isProviderName(value: unknown): value is ProviderName {
-  return typeof value === 'string' && (PROVIDER_NAMES as readonly string[]).includes(value);
+  return typeof value === 'string' && PROVIDER_NAMES.includes(value);
 }
-
-const CITY_OF_REGION: ReadonlyMap<string, CitySlug> = new Map(
-  ASIAN_REGIONS.map((r) => [r.regionCode, r.city]),
-);
 
 /** D56: the city of a region code of the table; undefined for a code not in it. */
 export function cityOfRegion(regionCode: string): CitySlug | undefined {

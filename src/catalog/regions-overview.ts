@@ -3,13 +3,7 @@
 // were observed (D37), so a client can pick places by city and see how old their prices are.
 import type { InstanceRow } from './records.js';
 import type { ProviderName } from './model.js';
-import {
-  ASIAN_REGIONS,
-  BLOCK_STORAGE_NAMES,
-  CITIES,
-  PROVIDER_NAMES,
-  type CitySlug,
-} from './model.js';
+import { ASIAN_REGIONS, CITIES, PROVIDER_NAMES, providerEntry, type CitySlug } from './model.js';
 
 export interface RegionJson {
   provider: ProviderName;
@@ -34,19 +28,20 @@ export interface ProviderJson {
   name: ProviderName;
   /** D55: the name people know it by (configuration may change it). */
   display_name: string;
-  /** Its network block storage, where it sells one apart (BLOCK_STORAGE_NAMES); else null. */
+  /** Its network block storage, where it sells one apart (ProviderEntry.blockStorage); else null. */
   block_storage: string | null;
 }
 
 export interface RegionsData {
+  providers: ProviderJson[];
   regions: RegionJson[];
   cities: CityJson[];
-  providers: ProviderJson[];
 }
 
 /**
  * `records`: the available records of the current catalogue; `observedAt`: per provider, when
- * its listed figures were observed (absent: never synced). Regions in the table's order, cities
+ * its listed figures were observed (absent: never synced); `displayNames`: per provider, its
+ * configured display name. Providers in registry order. Regions in the table's order, cities
  * in CITY_SLUGS order, each with its regions in the table's order; regions with no records are
  * listed too (with 0), so the answer always names every place the API knows; every provider
  * with the display name `displayNames` gives it, in PROVIDER_NAMES order.
@@ -56,6 +51,11 @@ export function regionsOverview(
   observedAt: ReadonlyMap<ProviderName, Date>,
   displayNames: Readonly<Record<ProviderName, string>>,
 ): RegionsData {
+  const providers = PROVIDER_NAMES.map((name): ProviderJson => ({
+    name,
+    display_name: displayNames[name] ?? name,
+    block_storage: providerEntry(name)?.blockStorage ?? null,
+  }));
   const counts = new Map<string, number>();
   for (const row of records) counts.set(row.regionCode, (counts.get(row.regionCode) ?? 0) + 1);
   const regions = ASIAN_REGIONS.map((r): RegionJson => ({
@@ -76,10 +76,5 @@ export function regionsOverview(
       region_code: r.regionCode,
     })),
   }));
-  const providers = PROVIDER_NAMES.map((name): ProviderJson => ({
-    name,
-    display_name: displayNames[name],
-    block_storage: BLOCK_STORAGE_NAMES[name] ?? null,
-  }));
-  return { regions, cities, providers };
+  return { providers, regions, cities };
 }

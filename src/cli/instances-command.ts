@@ -21,13 +21,16 @@ import {
   type CliIo,
 } from './cli-common.js';
 import { formatTable } from './text-table.js';
+import { PROVIDERS } from '../providers/registry.js';
 
 export const INSTANCES_USAGE = `Usage: cloudprice instances [options]
 
 Lists available instances from the configured database, as GET /instances does (same filters,
 same validation, same prices). Options:
 
-  --provider <name>       provider_a, provider_b or provider_c
+  --provider <name>       ${PROVIDERS.map((p) => p.name)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' or $1')}
   --region <code>         a region code (nrt, icn, ap-northeast-1, ...), or several: nrt,icn
   --city <slug>           a city (tokyo, seoul, osaka, singapore, hong-kong), or several
   --min-vcpu <n>          at least n vCPUs         --max-vcpu <n>     at most n vCPUs

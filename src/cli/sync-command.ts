@@ -1,5 +1,7 @@
 // `cloudprice sync [provider ...]`: the same core sync as POST /sync (D21 to D24), run in this
 // process against the configured database, without going through HTTP or its rate limit.
+// The registry installs the providers the usage text lists (read when this module loads).
+import '../providers/registry.js';
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from '../catalog/model.js';
 import type { ProviderSyncResult, SyncReport } from '../sync/sync-service.js';
 import {
@@ -75,7 +77,7 @@ export function formatSyncTable(report: SyncReport): string {
 
 /**
  * The progress line on a terminal: which providers are still running and which finished, with
- * the elapsed time, redrawn every second (a live provider_c sync takes minutes).
+ * the elapsed time, redrawn every second (a live sync of offer files takes minutes).
  */
 function syncProgress(
   providers: readonly ProviderName[],

@@ -30,6 +30,7 @@ import {
   queryFailed,
   type ToolDefinition,
 } from './tool-types.js';
+import { PROVIDERS } from '../providers/registry.js';
 
 /** /instances' parameters but `format`: a tool answers JSON (CSV is a download, not an answer). */
 const { format: _format, ...instancesParameters } = InstancesQuery.properties;
@@ -44,9 +45,9 @@ export const searchInstances: ToolDefinition = {
   name: 'search_instances',
   title: 'Search cloud instances and prices',
   description: [
-    'Find cloud compute instances (Linode, Vultr, AWS in Asian regions) and their prices: the same filters, sort and paging as GET /instances.',
+    `Find cloud compute instances (${PROVIDERS.map((p) => p.displayName).join(', ')} in Asian regions) and their prices: the same filters, sort and paging as GET /instances.`,
     'Use it to answer "which instances have at least 4 vCPU and 8 GB under $50 a month in Tokyo", to look up a type by name (`q`, e.g. "t3." or "linode 8gb"), or to list the cheapest first (the default order: monthly price ascending).',
-    'Filters: provider (provider_a = Linode, provider_b = Vultr, provider_c = AWS), region (a code or comma-separated codes), city (tokyo, seoul, osaka, singapore, hong-kong; comma-separated for several), min_vcpu/max_vcpu, min_memory_gb/max_memory_gb (GB; records show memory_mb), max_price (monthly, in `currency`), instance_family, has_gpu.',
+    `Filters: provider (${PROVIDERS.map((p) => `${p.name} = ${p.displayName}`).join(', ')}), region (a code or comma-separated codes), city (tokyo, seoul, osaka, singapore, hong-kong; comma-separated for several), min_vcpu/max_vcpu, min_memory_gb/max_memory_gb (GB; records show memory_mb), max_price (monthly, in \`currency\`), instance_family, has_gpu.`,
     'Paging: limit (1-100, default 50) and offset; pagination.has_more says whether to ask for the next page. as_of (ISO date or date-time) answers from the price history as the catalogue was then.',
     UNITS_NOTE,
     FRESHNESS_NOTE,

@@ -6,16 +6,14 @@ import type { McpDeps } from './tool-types.js';
 
 /** The services the tools take from the composition root: the same ones the routes are given. */
 export type McpServices = Pick<McpDeps, 'listing' | 'catalog' | 'rates' | 'store' | 'health'> & {
-  readonly config: Pick<Config, 'providers' | 'dataStaleDays'>;
+  readonly config: Pick<Config, 'providers' | 'registry' | 'dataStaleDays'>;
 };
 
 export function createMcpDeps(services: McpServices, log: McpDeps['log']): McpDeps {
-  const { providers } = services.config;
-  const displayNames: Record<ProviderName, string> = {
-    provider_a: providers.provider_a.displayName,
-    provider_b: providers.provider_b.displayName,
-    provider_c: providers.provider_c.displayName,
-  };
+  const { providers, registry } = services.config;
+  const displayNames: Record<ProviderName, string> = Object.fromEntries(
+    registry.map((p) => [p.name, providers[p.name]!.displayName]),
+  );
   return {
     listing: services.listing,
     catalog: services.catalog,

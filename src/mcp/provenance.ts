@@ -41,7 +41,7 @@ export class ProvenanceNotes {
       const notes = this.#store.providerStates().then((states) =>
         states.map((state) => ({
           provider: state.provider,
-          displayName: this.#displayNames[state.provider],
+          displayName: this.#displayNames[state.provider] ?? state.provider,
           kind: state.dataSource?.kind ?? null,
           observedAt: state.dataSource?.observedAt ?? null,
           source: state.dataSource?.source ?? null,
@@ -77,7 +77,7 @@ export class ProvenanceNotes {
   }
 }
 
-/** "Linode (provider_a): snapshot observed 2025-02-13 (286 days ago); source: ..." */
+/** "<display name> (<provider>): snapshot observed 2025-02-13 (286 days ago); source: ..." */
 export function provenanceLine(note: ProviderProvenance, now: number): string {
   const who = `${note.displayName} (${note.provider})`;
   if (note.observedAt === null) return `${who}: no figures yet (never synced)`;

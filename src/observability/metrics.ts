@@ -60,7 +60,7 @@ export interface PrometheusMetrics extends Metrics {
 
 /** Request latencies: a cached page is well under a millisecond, a cold recommend ~100 ms. */
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
-/** Sync durations: a JSON provider takes under a second, provider_c's files minutes. */
+/** Sync durations: a JSON provider takes under a second, one of offer files minutes. */
 const SYNC_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 
 export function createPrometheusMetrics(now: () => number = Date.now): PrometheusMetrics {

@@ -26,7 +26,7 @@ export interface ScoreBreakdownDto {
 
 export interface RecommendationDto {
   readonly rank: number;
-  /** Provider name (provider_a ...). */
+  /** A registered provider's name. */
   readonly provider: string;
   /** Instance display name. */
   readonly instance: string;

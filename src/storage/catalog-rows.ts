@@ -63,7 +63,7 @@ export function toInstanceRow(row: InstanceRecordRow): InstanceRow {
   const providerName = row.provider_name;
   const family = row.instance_family;
   if (!isProviderName(providerName))
-    throw new Error(`unknown provider in catalogue: ${providerName}`);
+    throw new Error(`unknown provider in catalogue: ${row.provider_name}`);
   if (!isInstanceFamily(family)) throw new Error(`unknown instance family in catalogue: ${family}`);
   return {
     id: row.id,

@@ -7,7 +7,7 @@ import type { HistoryTables } from './history-schema.js';
 
 export interface ProvidersTable {
   readonly id: Generated<number>;
-  /** provider_a, provider_b or provider_c (D1). */
+  /** A registered provider's name (src/providers/registry.ts, D1). */
   readonly name: string;
   readonly display_name: string;
 }

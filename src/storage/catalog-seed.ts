@@ -43,7 +43,7 @@ export async function seedCatalog(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('providers')
-      .values(PROVIDER_NAMES.map((name) => ({ name, display_name: displayNames[name] })))
+      .values(PROVIDER_NAMES.map((name) => ({ name, display_name: displayNames[name] ?? name })))
       .onConflict((oc) =>
         oc.column('name').doUpdateSet((eb) => ({ display_name: eb.ref('excluded.display_name') })),
       )

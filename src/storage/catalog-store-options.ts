@@ -18,14 +18,12 @@ export interface CatalogStoreOptions {
   readonly connectTimeoutMs?: number;
 }
 
-export const DEFAULT_DISPLAY_NAMES: Readonly<Record<ProviderName, string>> = VENDOR_NAMES;
-
 export function resolveDisplayNames(
   options: CatalogStoreOptions,
 ): Readonly<Record<ProviderName, string>> {
-  const names = { ...DEFAULT_DISPLAY_NAMES };
+  const names: Record<ProviderName, string> = {};
   for (const provider of PROVIDER_NAMES) {
-    names[provider] = options.displayNames?.[provider] ?? DEFAULT_DISPLAY_NAMES[provider];
+    names[provider] = options.displayNames?.[provider] ?? VENDOR_NAMES[provider]!;
   }
   return Object.freeze(names);
 }

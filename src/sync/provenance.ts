@@ -9,13 +9,6 @@ import type { DataSource, ProviderAdapter, ProviderCatalog } from '../catalog/of
 import type { UpstreamClient } from './upstream/upstream-client.js';
 import { UpstreamError } from './upstream/upstream-error.js';
 
-/** The upstream each provider reads, as /health names a live source. */
-export const UPSTREAM_NAMES: Readonly<Record<ProviderName, string>> = {
-  provider_a: 'Linode API v4',
-  provider_b: 'Vultr API v2',
-  provider_c: 'AWS Price List Bulk API',
-};
-
 export const SNAPSHOT_METADATA_PATH = '/metadata.json';
 
 const SnapshotMetadata = Compile(
@@ -77,6 +70,8 @@ function hostOf(baseUrl: string): string {
 
 export interface ProvenanceOptions {
   readonly provider: ProviderName;
+  /** The upstream the provider reads, as /health names a live source. */
+  readonly upstreamName: string;
   readonly baseUrl: string;
   readonly client: UpstreamClient;
   readonly now?: () => Date;
@@ -104,7 +99,7 @@ export function withProvenance(
         dataSource: {
           kind: 'live',
           observedAt,
-          source: `${UPSTREAM_NAMES[options.provider]}, live (${hostOf(options.baseUrl)})`,
+          source: `${options.upstreamName}, live (${hostOf(options.baseUrl)})`,
         },
       };
     },

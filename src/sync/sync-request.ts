@@ -2,7 +2,10 @@
 import { PROVIDER_NAMES, isProviderName, type ProviderName } from '../catalog/model.js';
 import { echoValue } from '../catalog/echo-value.js';
 
-export const DEFAULT_SYNC_PROVIDERS: readonly ProviderName[] = ['provider_a'];
+/** D14: a sync without a body syncs the first registered provider. */
+export function defaultSyncProviders(): readonly ProviderName[] {
+  return PROVIDER_NAMES.slice(0, 1);
+}
 
 export type SyncRequestProblem =
   | { code: 'INVALID_PARAMETER'; message: string; details: Record<string, unknown> }
@@ -29,12 +32,12 @@ const invalid = (parameter: string, value: unknown, reason: string): SyncRequest
 export function parseSyncRequest(
   body: Readonly<Record<string, unknown>> | undefined,
 ): SyncRequestResult {
-  if (body === undefined) return { ok: true, providers: DEFAULT_SYNC_PROVIDERS, force: false };
+  if (body === undefined) return { ok: true, providers: defaultSyncProviders(), force: false };
   if ('force' in body && typeof body.force !== 'boolean') {
     return invalid('force', body.force, 'must be a boolean');
   }
   const force = body.force === true;
-  if (!('providers' in body)) return { ok: true, providers: DEFAULT_SYNC_PROVIDERS, force };
+  if (!('providers' in body)) return { ok: true, providers: defaultSyncProviders(), force };
   const providers = body.providers;
   if (!Array.isArray(providers))
     return invalid('providers', providers, 'must be an array of provider names');
@@ -57,5 +60,5 @@ export function parseSyncRequest(
       },
     };
   }
-  return { ok: true, providers: [...new Set(providers as ProviderName[])], force };
+  return { ok: true, providers: [...new Set(providers)], force };
 }

@@ -192,9 +192,9 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
         try {
           // A lost provider lock (its session ended) stops the fetch, and the apply refuses to
           // commit: another process may be syncing this provider now (D24).
-          const catalog = await deps.adapters[provider].fetchCatalog(
-            AbortSignal.any([signal, held]),
-          );
+          const adapter = deps.adapters[provider];
+          if (adapter === undefined) throw new Error(`no adapter for provider ${provider}`);
+          const catalog = await adapter.fetchCatalog(AbortSignal.any([signal, held]));
           noteSkipped(catalog);
           // One instant for the whole sync: the run's completed_at (health last_sync), its
           // history periods, feed items and events, and the report's completed_at.

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decimalToMicros, monthlyMicrosFromHourly } from '../../src/catalog/money.js';
 import type { ProviderCatalog } from '../../src/catalog/offers.js';
-import { createProviderCAdapter } from '../../src/sync/providers/provider-c/adapter.js';
+import { createProviderCAdapter } from '../../src/providers/provider-c/adapter.js';
 import { createUpstreamClient } from '../../src/sync/upstream/http-upstream-client.js';
 import type { UpstreamClient } from '../../src/sync/upstream/upstream-client.js';
 

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAllSnapshots } from '../../scripts/snapshots/generate-all.js';
-import { parseRecordedCsv } from '../../scripts/snapshots/recorded-csv.js';
-import { readAwsRecording } from '../../scripts/snapshots/aws-recording.js';
+import { parseRecordedCsv } from '../../src/providers/snapshot/recorded-csv.js';
+import { readAwsRecording } from '../../src/providers/provider-c/snapshot/aws-recording.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -36,7 +36,7 @@ async function syncObserved(t: TestApp, provider: ProviderName, ageMs: number) {
   const observedAt = new Date(Date.now() - ageMs);
   await t.services.store.applyProviderCatalog(
     {
-      ...catalog(provider, [offer({ instanceId: `${provider}-1`, regionCode: REGION[provider] })]),
+      ...catalog(provider, [offer({ instanceId: `${provider}-1`, regionCode: REGION[provider]! })]),
       dataSource: { kind: 'snapshot', observedAt, source: `${provider} recording` },
     },
     run(provider, new Date()),

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createWebhook } from '../../src/events/webhook-service.js';
-import type { ProviderName } from '../../src/catalog/model.js';
+/** The three real providers, by name (this suite serves each one's upstream format). */
+type ProviderName = 'provider_a' | 'provider_b' | 'provider_c';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { FIXTURE_SNAPSHOTS, auth, createTestApp, type TestApp } from '../support/test-app.js';

@@ -52,6 +52,7 @@ interface ChangesBody {
 }
 interface RegionsBody {
   data: {
+    providers: { name: string; display_name: string; block_storage: string | null }[];
     regions: {
       provider: string;
       region_code: string;
@@ -269,6 +270,12 @@ for (const backend of await storeBackends()) {
 
     it('lists every region with its city, record count and observation date, and the cities', async () => {
       const body = await get<RegionsBody>('/regions');
+      // The providers with their display names, so a page needs no table of its own.
+      expect(body.data.providers).toEqual([
+        { name: 'provider_a', display_name: 'Linode', block_storage: null },
+        { name: 'provider_b', display_name: 'Vultr', block_storage: null },
+        { name: 'provider_c', display_name: 'AWS', block_storage: 'EBS' },
+      ]);
       expect(body.data.regions.map((r) => r.region_code)).toEqual(REGION_CODES);
       const byCode = Object.fromEntries(body.data.regions.map((r) => [r.region_code, r]));
       expect(byCode['ap-south']).toEqual({

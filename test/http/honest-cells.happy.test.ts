@@ -2,7 +2,7 @@
 // copy, on every backend: `field_notes` tells a zero that is "not included" or "not published"
 // from a real one, the numbers stay as they were, and providers are named for their vendors.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fieldNotes } from '../../src/catalog/field-notes.js';
+import { fieldNotes } from '../../src/catalog/model.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
 

@@ -6,6 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
+import type { ProviderDefinition } from '../../src/providers/provider-definition.js';
+import { PROVIDERS } from '../../src/providers/registry.js';
 import { createServices, type Services } from '../../src/services.js';
 
 export const TEST_API_KEY = 'test-key-0123456789abcdef';
@@ -41,16 +43,24 @@ export function fixtureSources(): Record<string, string> {
 
 const silent = { info: () => undefined, error: () => undefined };
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `registry`: the providers the app serves (default: the registered ones). */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  registry: readonly ProviderDefinition[] = PROVIDERS,
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cloudprice-test-'));
-  const config = loadConfig({
-    API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    // The test copy of the provider snapshots; the bundled exchange rates stay where they are.
-    ...fixtureSources(),
-    ...env,
-  });
+  const config = loadConfig(
+    {
+      API_KEYS: `${TEST_API_KEY},${OTHER_API_KEY}`,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      // The test copy of the provider snapshots; the bundled exchange rates stay where they are.
+      ...fixtureSources(),
+      ...env,
+    },
+    process.cwd(),
+    registry,
+  );
   const created = await createServices(config, silent);
   let now = FIXED_NOW;
   const services: Services = { ...created, now: () => now, logger: false };

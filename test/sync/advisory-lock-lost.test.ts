@@ -64,10 +64,7 @@ for (const backend of postgres) {
       });
       const sync = createSyncService({
         store,
-        adapters: Object.fromEntries(PROVIDER_NAMES.map((n) => [n, adapter(n)])) as Record<
-          ProviderName,
-          ProviderAdapter
-        >,
+        adapters: Object.fromEntries(PROVIDER_NAMES.map((n) => [n, adapter(n)])),
         bus: new MemoryInvalidationBus(),
         log: silent,
       });

@@ -43,10 +43,7 @@ for (const backend of postgres) {
           return serve(fetches.length - 1);
         },
       });
-      return Object.fromEntries(PROVIDER_NAMES.map((name) => [name, of(name)])) as Record<
-        ProviderName,
-        ProviderAdapter
-      >;
+      return Object.fromEntries(PROVIDER_NAMES.map((name) => [name, of(name)]));
     }
 
     /** Whether a connection of this replica waits for a lock (a row, or the advisory lock). */

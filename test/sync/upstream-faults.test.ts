@@ -6,7 +6,8 @@
 // Each provider reads its own fake upstream (serving data/snapshots/), so a fault can take a
 // whole upstream ('*') and "connection refused" is that upstream closed for good (run last).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderName } from '../../src/catalog/model.js';
+/** The three real providers, by name (this suite serves each one's upstream format). */
+type ProviderName = 'provider_a' | 'provider_b' | 'provider_c';
 import type { UpstreamErrorCode } from '../../src/sync/upstream/upstream-error.js';
 import {
   startFakeUpstream,
@@ -250,7 +251,7 @@ describe('POST /sync with a faulty upstream for one provider', () => {
       const fake = fakes[provider];
       const dbFile = t.services.config.databaseUrl;
       const before = readAllPricing(dbFile);
-      expect(before[provider].length).toBeGreaterThan(0);
+      expect(before[provider]!.length).toBeGreaterThan(0);
       fake.clearRequests();
       if (testCase.fault === 'refused') {
         await fake.close();

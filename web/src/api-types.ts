@@ -1556,6 +1556,23 @@ export interface operations {
            * @example {
            *       "success": true,
            *       "data": {
+           *         "providers": [
+           *           {
+           *             "name": "provider_a",
+           *             "display_name": "Linode",
+           *             "block_storage": null
+           *           },
+           *           {
+           *             "name": "provider_b",
+           *             "display_name": "Vultr",
+           *             "block_storage": null
+           *           },
+           *           {
+           *             "name": "provider_c",
+           *             "display_name": "AWS",
+           *             "block_storage": "EBS"
+           *           }
+           *         ],
            *         "regions": [
            *           {
            *             "provider": "provider_a",
@@ -1596,23 +1613,6 @@ export interface operations {
            *               }
            *             ]
            *           }
-           *         ],
-           *         "providers": [
-           *           {
-           *             "name": "provider_a",
-           *             "display_name": "Linode",
-           *             "block_storage": null
-           *           },
-           *           {
-           *             "name": "provider_b",
-           *             "display_name": "Vultr",
-           *             "block_storage": null
-           *           },
-           *           {
-           *             "name": "provider_c",
-           *             "display_name": "AWS",
-           *             "block_storage": "EBS"
-           *           }
            *         ]
            *       }
            *     }
@@ -1621,6 +1621,15 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
+              /** @description Extension: every provider the service serves, in the order it lists them. */
+              providers: {
+                /** @enum {string} */
+                name: 'provider_a' | 'provider_b' | 'provider_c';
+                /** @description D55: the name people know it by (configuration may change it). */
+                display_name: string;
+                /** @description What the provider calls the network block storage it sells apart (e.g. EBS): a record without local storage (field_notes.storage_gb `not_included`) runs on it. null when it has none apart. */
+                block_storage: string | null;
+              }[];
               /** @description Every region of the table, in its order, with or without records. */
               regions: {
                 /** @enum {string} */
@@ -1649,15 +1658,6 @@ export interface operations {
                   provider: 'provider_a' | 'provider_b' | 'provider_c';
                   region_code: string;
                 }[];
-              }[];
-              /** @description Extension: every provider, in the order of their names, with its display name. */
-              providers: {
-                /** @enum {string} */
-                name: 'provider_a' | 'provider_b' | 'provider_c';
-                /** @description D55: the name people know it by (configuration may change it). */
-                display_name: string;
-                /** @description What the provider calls the network block storage it sells apart (e.g. EBS): a record without local storage (field_notes.storage_gb `not_included`) runs on it. null when it has none apart. */
-                block_storage: string | null;
               }[];
             };
           };

@@ -18,12 +18,7 @@
 // collects the matches' ranks in the requested order; the page is read off those ranks.
 import { LRUCache } from 'lru-cache';
 import type { MoneyView } from '../../fx/convert.js';
-import type {
-  InstanceFilter,
-  InstancePage,
-  InstanceQuery,
-  SortColumn,
-} from '../record-query.js';
+import type { InstanceFilter, InstancePage, InstanceQuery, SortColumn } from '../record-query.js';
 import type { CatalogSnapshot } from '../catalogues.js';
 import type { InstanceRow } from '../records.js';
 import { toInstanceRecord } from '../instance-json.js';

@@ -4,6 +4,7 @@
 // the tool mirrors, then the SDK's web-standard handler answers. GET and DELETE (the transport's
 // stream and session operations) get 405 from the app, as a stateless server may answer them.
 import { createMcpHandler } from '@modelcontextprotocol/server';
+import { SECOND_PROVIDER } from '../schemas/example-providers.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpDeps } from '../../mcp/mcp-deps.js';
 import { createMcpServerFactory, TOOL_MIRRORS } from '../../mcp/mcp-server.js';
@@ -41,7 +42,7 @@ const REQUEST_EXAMPLE = {
   jsonrpc: '2.0',
   id: 2,
   method: 'tools/call',
-  params: { name: 'search_instances', arguments: { provider: 'provider_b', limit: 0 } },
+  params: { name: 'search_instances', arguments: { provider: SECOND_PROVIDER.name, limit: 0 } },
 };
 
 const RESPONSE_EXAMPLE = {

@@ -13,6 +13,9 @@ import { INSTANCES_RATE_LIMIT } from './instances.js';
 
 export function regionsRoute(app: FastifyInstance, { catalog, store, config }: AppServices): void {
   const vary = config.corsOrigins.length > 0 ? 'X-API-Key, Origin' : 'X-API-Key';
+  const displayNames = Object.fromEntries(
+    Object.entries(config.providers).map(([name, source]) => [name, source.displayName]),
+  );
 
   app.get(
     '/regions',
@@ -40,9 +43,6 @@ export function regionsRoute(app: FastifyInstance, { catalog, store, config }: A
           if (state.dataSource !== null)
             observedAt.set(state.provider, state.dataSource.observedAt);
         }
-        const displayNames = Object.fromEntries(
-          Object.entries(config.providers).map(([name, source]) => [name, source.displayName]),
-        ) as Record<ProviderName, string>;
         data = regionsOverview(index.records, observedAt, displayNames);
       } catch (error) {
         request.log.error({ err: error }, 'regions query failed');

@@ -14,6 +14,7 @@ import {
   SYNC_RESPONSE_EXAMPLE,
   UNSUPPORTED_PROVIDERS_EXAMPLE,
 } from '../schemas/examples.js';
+import { FIRST_PROVIDER } from '../schemas/example-providers.js';
 import { SyncRequest, SyncResponse } from '../schemas/health-sync.js';
 
 export const SYNC_RATE_LIMIT = 10;
@@ -27,8 +28,7 @@ export function syncRoute(app: FastifyInstance, { sync }: AppServices): void {
         operationId: 'syncProviders',
         tags: ['sync'],
         summary: 'Fetch the latest catalogue from providers',
-        description:
-          'No body means the defaults ({"providers":["provider_a"]}). Each provider is applied atomically; a failed provider keeps its previous catalogue. Some providers failing gives 200 with data.success false; all failing gives 500 SYNC_FAILED with the per-provider results in error.details.providers. A sync of a provider already running (on any replica) is waited for. Each provider is replaced region by region: a region whose upstream record failed validation keeps its records, and skipped records are counted in skipped_records. A catalogue that would leave a region of ours that had records with none fails that provider with UPSTREAM_INVALID_DATA and keeps its previous catalogue unless force is true (the only effect of force); one that would leave the provider with no available record always fails. One sync has one completed_at: on its run, its history, its feed items and its events.',
+        description: `No body means the defaults ({"providers":["${FIRST_PROVIDER.name}"]}). Each provider is applied atomically; a failed provider keeps its previous catalogue. Some providers failing gives 200 with data.success false; all failing gives 500 SYNC_FAILED with the per-provider results in error.details.providers. A sync of a provider already running (on any replica) is waited for. Each provider is replaced region by region: a region whose upstream record failed validation keeps its records, and skipped records are counted in skipped_records. A catalogue that would leave a region of ours that had records with none fails that provider with UPSTREAM_INVALID_DATA and keeps its previous catalogue unless force is true (the only effect of force); one that would leave the provider with no available record always fails. One sync has one completed_at: on its run, its history, its feed items and its events.`,
         security: ApiKeySecurity,
         body: withExamples(SyncRequest, SYNC_REQUEST_EXAMPLE),
         response: {

@@ -2,6 +2,9 @@
 // against its schema (so a schema change that an example no longer fits fails typecheck), and
 // `redocly lint` validates each against the served schema (test/http/openapi.lint.test.ts).
 // Routes attach them with withExamples(schema, example) in their route schema.
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
+import { FIRST_PROVIDER, SECOND_PROVIDER, THIRD_PROVIDER } from './example-providers.js';
 import type { Static } from 'typebox';
 import { PROVIDER_NAMES } from '../../catalog/model.js';
 import { STACK_NAMES } from '../../recommend/stacks.js';
@@ -23,7 +26,7 @@ export const INSTANCE_RECORD_EXAMPLE: Static<typeof InstanceRecord> = {
   gpu_type: null,
   instance_family: 'general',
   field_notes: {},
-  provider: { id: 1, name: 'provider_a', display_name: 'Linode' },
+  provider: { id: 1, name: FIRST_PROVIDER.name, display_name: 'Linode' },
   region: {
     id: 1,
     region_code: 'ap-northeast',
@@ -51,12 +54,12 @@ export const INSTANCES_RESPONSE_EXAMPLE: Static<typeof InstancesResponse> = {
       cached: false,
       last_sync: '2026-11-23T06:00:04.512Z',
       query_time_ms: 3,
-      filters_applied: { provider: 'provider_a', min_vcpu: 2 },
+      filters_applied: { provider: FIRST_PROVIDER.name, min_vcpu: 2 },
     },
   },
 };
 
-const healthyProvider = (name: 'provider_a' | 'provider_b' | 'provider_c', regions: number) => ({
+const healthyProvider = (name: string, regions: number) => ({
   name,
   status: 'healthy' as const,
   last_sync: '2026-11-23 06:00:04',
@@ -79,9 +82,9 @@ export const HEALTH_HEALTHY_EXAMPLE: Static<typeof HealthResponse> = {
     database: { status: 'healthy', latency_ms: 1 },
     rate_limiter: { status: 'healthy', latency_ms: 0, backend: 'memory' },
     providers: [
-      healthyProvider('provider_a', 3),
-      healthyProvider('provider_b', 3),
-      healthyProvider('provider_c', 5),
+      healthyProvider(FIRST_PROVIDER.name, 3),
+      healthyProvider(SECOND_PROVIDER.name, 3),
+      healthyProvider(THIRD_PROVIDER.name, 5),
     ],
     exchange_rates: {
       status: 'healthy',
@@ -108,10 +111,10 @@ export const HEALTH_DEGRADED_EXAMPLE: Static<typeof HealthResponse> = {
   components: {
     ...HEALTH_HEALTHY_EXAMPLE.components,
     providers: [
-      healthyProvider('provider_a', 3),
-      healthyProvider('provider_b', 3),
+      healthyProvider(FIRST_PROVIDER.name, 3),
+      healthyProvider(SECOND_PROVIDER.name, 3),
       {
-        ...healthyProvider('provider_c', 5),
+        ...healthyProvider(THIRD_PROVIDER.name, 5),
         status: 'degraded',
         sync_status: 'failed',
         error: 'Upstream answered HTTP 502',
@@ -122,7 +125,7 @@ export const HEALTH_DEGRADED_EXAMPLE: Static<typeof HealthResponse> = {
 };
 
 export const SYNC_REQUEST_EXAMPLE: Static<typeof SyncRequest> = {
-  providers: ['provider_a', 'provider_b'],
+  providers: [FIRST_PROVIDER.name, SECOND_PROVIDER.name],
 };
 
 export const SYNC_RESPONSE_EXAMPLE: Static<typeof SyncResponse> = {
@@ -135,7 +138,7 @@ export const SYNC_RESPONSE_EXAMPLE: Static<typeof SyncResponse> = {
     total_duration_ms: 1508,
     providers: [
       {
-        provider: 'provider_a',
+        provider: FIRST_PROVIDER.name,
         success: true,
         regions_synced: 3,
         instances_synced: 36,
@@ -143,7 +146,7 @@ export const SYNC_RESPONSE_EXAMPLE: Static<typeof SyncResponse> = {
         duration_ms: 1210,
       },
       {
-        provider: 'provider_b',
+        provider: SECOND_PROVIDER.name,
         success: true,
         regions_synced: 3,
         instances_synced: 36,
@@ -169,7 +172,7 @@ export const SYNC_FAILED_EXAMPLE = errorBody(
     sync_id: 'sync_1763881204512_k3v9x2qa',
     providers: [
       {
-        provider: 'provider_a',
+        provider: FIRST_PROVIDER.name,
         success: false,
         regions_synced: 0,
         instances_synced: 0,
@@ -205,7 +208,7 @@ export const RECOMMEND_RESPONSE_EXAMPLE: Static<typeof RecommendResponse> = {
     recommendations: [
       {
         rank: 1,
-        provider: 'provider_a',
+        provider: FIRST_PROVIDER.name,
         instance: 'Linode 4GB',
         region: 'Tokyo',
         specs: { vcpu: 2, memory_mb: 4096, storage_gb: 80 },

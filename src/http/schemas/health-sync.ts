@@ -1,9 +1,12 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import { Type } from 'typebox';
 import { PROVIDER_NAMES } from '../../catalog/model.js';
-import { StringEnum } from './common.js';
+import { FIRST_PROVIDER } from './example-providers.js';
+import { InstalledEnum, StringEnum } from './common.js';
 
 const Status = StringEnum(['healthy', 'degraded', 'unhealthy'] as const);
-const ProviderName = StringEnum(PROVIDER_NAMES);
+const ProviderName = InstalledEnum(PROVIDER_NAMES);
 const LastError = Type.Optional(
   Type.Object(
     {
@@ -164,7 +167,7 @@ export const SyncRequest = Type.Object({
     Type.Array(ProviderName, {
       minItems: 1,
       maxItems: 20,
-      default: ['provider_a'],
+      default: [FIRST_PROVIDER.name],
       description: 'Duplicates count once.',
     }),
   ),

@@ -1,8 +1,11 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
+import { SECOND_PROVIDER } from './example-providers.js';
 import { Type } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { CHANGE_KINDS } from '../../history/change-model.js';
 import { CHANGES_MAX_LIMIT } from '../../history/history-query.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
 import { INSTANCE_RECORD_EXAMPLE } from './examples.js';
 import { ExchangeRateNote } from './instances.js';
 
@@ -114,7 +117,7 @@ export const ChangeItem = Type.Object(
     kind: StringEnum(CHANGE_KINDS),
     instance: Type.Object({
       id: Type.Integer({ description: 'Record id, as in /instances.' }),
-      provider: StringEnum(PROVIDER_NAMES),
+      provider: InstalledEnum(PROVIDER_NAMES),
       region_code: Type.String(),
       instance_id: Type.String(),
       instance_name: Type.String(),
@@ -136,8 +139,8 @@ export const ChangeItem = Type.Object(
 export const ChangesQuery = Type.Object({
   since: Type.Optional(Instant('Inclusive start; default 7 days ago.')),
   until: Type.Optional(Instant('Exclusive end; default none.')),
-  provider: Type.Optional(StringEnum(PROVIDER_NAMES)),
-  region: Type.Optional(StringEnum(REGION_CODES)),
+  provider: Type.Optional(InstalledEnum(PROVIDER_NAMES)),
+  region: Type.Optional(InstalledEnum(REGION_CODES)),
   city: Type.Optional(
     Type.String({
       description: `Extension (D56): only items whose region is in this city, or in any of a comma-separated list of cities: ${CITY_SLUGS.join(', ')} (exact, lower case). With \`region\` too, both must hold (no region in common: no items). An unknown slug or an empty item: 400 INVALID_PARAMETER with \`allowed\`.`,
@@ -176,7 +179,7 @@ export const ChangesResponse = Type.Object(
               kind: 'price_increased',
               instance: {
                 id: 42,
-                provider: 'provider_b',
+                provider: SECOND_PROVIDER.name,
                 region_code: 'icn',
                 instance_id: 'vc2-1c-1gb',
                 instance_name: 'vc2-1c-1gb',

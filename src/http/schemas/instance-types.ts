@@ -1,3 +1,6 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
+import { THIRD_PROVIDER } from './example-providers.js';
 import { Type, type Static } from 'typebox';
 import { AVAILABLE_IN, INSTANCE_TYPE_SORTS } from '../../catalog/instance-types/pivot.js';
 import {
@@ -10,7 +13,7 @@ import {
   PROVIDER_NAMES,
   REGION_CODES,
 } from '../../catalog/model.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
 import { ExchangeRateNote, InstancesQuery } from './instances.js';
 
 // GET /instance-types (D46): instance types with their prices per region side by side.
@@ -62,7 +65,7 @@ const RegionPrice = Type.Object({
 
 export const InstanceTypeRow = Type.Object(
   {
-    provider: StringEnum(PROVIDER_NAMES),
+    provider: InstalledEnum(PROVIDER_NAMES),
     instance_id: Type.String(),
     instance_name: Type.String(),
     vcpu: Type.Integer(),
@@ -124,7 +127,7 @@ export const INSTANCE_TYPES_RESPONSE_EXAMPLE: Static<typeof InstanceTypesRespons
   data: {
     instance_types: [
       {
-        provider: 'provider_c',
+        provider: THIRD_PROVIDER.name,
         instance_id: 't3.micro',
         instance_name: 't3.micro',
         vcpu: 2,
@@ -145,7 +148,7 @@ export const INSTANCE_TYPES_RESPONSE_EXAMPLE: Static<typeof InstanceTypesRespons
     pagination: { total: 412, limit: 1, offset: 0, has_more: true },
     metadata: {
       last_sync: '2026-11-23T06:00:04.512Z',
-      filters_applied: { provider: 'provider_c', min_vcpu: 2 },
+      filters_applied: { provider: THIRD_PROVIDER.name, min_vcpu: 2 },
       regions: ['ap-northeast-1', 'ap-northeast-2', 'ap-southeast-1'],
       available_in: 'all',
     },

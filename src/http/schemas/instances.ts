@@ -1,14 +1,26 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import { Type, type TSchema } from 'typebox';
 import type { FILTER_PARAMETERS } from '../../catalog/instance-query.js';
 import { MAX_LIMIT, MAX_OFFSET, SORT_FIELDS } from '../../catalog/instance-query.js';
-import { FIELD_NOTES, NOTED_FIELDS } from '../../catalog/field-notes.js';
+import { FIELD_NOTES, NOTED_FIELDS, type FieldNote } from '../../catalog/field-notes.js';
+import { PROVIDERS } from '../../providers/registry.js';
+import { THIRD_PROVIDER } from './example-providers.js';
 import {
   CITY_SLUGS,
   INSTANCE_FAMILIES,
   PROVIDER_NAMES,
   REGION_CODES,
 } from '../../catalog/model.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
+
+/** Every registered provider's cases of `note`, each after its provider's name, by case. */
+function fieldNoteCases(note: FieldNote, separator: string): string {
+  return PROVIDERS.flatMap((p) => (p.fieldNoteCases[note] ?? []).map((text) => ({ p, text })))
+    .sort((x, y) => (x.text < y.text ? -1 : x.text > y.text ? 1 : 0))
+    .map(({ p, text }) => `${p.name} ${text}`)
+    .join(separator);
+}
 
 const Enum = (values: readonly string[], description: string) =>
   StringEnum(values, { description });
@@ -42,13 +54,17 @@ export const InstanceRecord = Type.Object(
       {
         additionalProperties: false,
         description:
-          "Extension (honest cells): which of this record's numbers are not what a bare number says, keyed by field; `{}` when every number means what it says. `not_included`: the price includes none, the provider sells it apart (provider_c storage_gb 0 = EBS only, provider_c transfer_tb 0 = billed per GB). `not_published`: the upstream publishes no figure and the number shown is a placeholder 0 (provider_b network_speed_gbps; provider_a network_speed_gbps when Linode leaves it out). The numbers themselves are unchanged.",
+          "Extension (honest cells): which of this record's numbers are not what a bare number says, keyed by field; `{}` when every number means what it says. `not_included`: the price includes none, the provider sells it apart (" +
+          fieldNoteCases('not_included', ', ') +
+          '). `not_published`: the upstream publishes no figure and the number shown is a placeholder 0 (' +
+          fieldNoteCases('not_published', '; ') +
+          '). The numbers themselves are unchanged.',
         examples: [{}, { storage_gb: 'not_included', transfer_tb: 'not_included' }],
       },
     ),
     provider: Type.Object({
       id: Type.Integer(),
-      name: Enum(PROVIDER_NAMES, 'provider name'),
+      name: InstalledEnum(PROVIDER_NAMES, { description: 'provider name' }),
       display_name: Type.String(),
     }),
     region: Type.Object({
@@ -86,8 +102,7 @@ export const InstanceRecord = Type.Object(
       }),
       observed_at: Type.String({
         format: 'date-time',
-        description:
-          'Extension (D37): when this price was observed upstream. For the bundled snapshots, the date the figures were recorded (e.g. 2024-02-21T08:20:21.000Z for provider_c); after a live sync, when it fetched them.',
+        description: `Extension (D37): when this price was observed upstream. For the bundled snapshots, the date the figures were recorded (e.g. 2024-02-21T08:20:21.000Z for ${THIRD_PROVIDER.name}); after a live sync, when it fetched them.`,
       }),
     }),
   },
@@ -95,7 +110,7 @@ export const InstanceRecord = Type.Object(
 );
 
 const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = {
-  provider: Enum(PROVIDER_NAMES, 'Only this provider.'),
+  provider: InstalledEnum(PROVIDER_NAMES, { description: 'Only this provider.' }),
   region: Type.String({
     description: `Only this region code (exact match), or (extension D53) a comma-separated list of codes: any of them. Codes: ${REGION_CODES.join(', ')}. An unknown code, an empty item or more than 256 characters: 400 INVALID_PARAMETER with \`allowed\`.`,
     examples: ['ap-northeast-1', 'icn,nrt,ap-northeast-2'],

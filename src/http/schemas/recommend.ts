@@ -1,8 +1,10 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
 import { Type } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { SCORING_DESCRIPTION } from '../../recommend/scoring-description.js';
 import { SCALES, STACK_NAMES } from '../../recommend/stacks.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
 import { ExchangeRateNote } from './instances.js';
 
 export const RecommendRequestSchema = Type.Object({
@@ -33,10 +35,10 @@ export const RecommendRequestSchema = Type.Object({
     Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Extension.' }),
   ),
   providers: Type.Optional(
-    Type.Array(StringEnum(PROVIDER_NAMES), { minItems: 1, description: 'Extension.' }),
+    Type.Array(InstalledEnum(PROVIDER_NAMES), { minItems: 1, description: 'Extension.' }),
   ),
   regions: Type.Optional(
-    Type.Array(StringEnum(REGION_CODES), { minItems: 1, description: 'Extension.' }),
+    Type.Array(InstalledEnum(REGION_CODES), { minItems: 1, description: 'Extension.' }),
   ),
   cities: Type.Optional(
     Type.Array(StringEnum(CITY_SLUGS), {
@@ -62,7 +64,7 @@ export const RecommendResponse = Type.Object({
     recommendations: Type.Array(
       Type.Object({
         rank: Type.Integer({ minimum: 1 }),
-        provider: StringEnum(PROVIDER_NAMES),
+        provider: InstalledEnum(PROVIDER_NAMES),
         instance: Type.String(),
         region: Type.String({ description: 'Region display name.' }),
         specs: Type.Object({

@@ -1,11 +1,14 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
+import { FIRST_PROVIDER, SECOND_PROVIDER, THIRD_PROVIDER } from './example-providers.js';
 import { Type, type Static } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES } from '../../catalog/model.js';
-import { StringEnum } from './common.js';
+import { InstalledEnum, StringEnum } from './common.js';
 
 // GET /regions (D56): the regions of the table with their cities, and the cities.
 
 const Region = Type.Object({
-  provider: StringEnum(PROVIDER_NAMES),
+  provider: InstalledEnum(PROVIDER_NAMES),
   region_code: Type.String(),
   region_name: Type.String({ description: 'The region table’s name (D34).' }),
   city: StringEnum(CITY_SLUGS),
@@ -25,13 +28,13 @@ const City = Type.Object({
   name: Type.String({ examples: ['Hong Kong'] }),
   country_code: Type.String(),
   regions: Type.Array(
-    Type.Object({ provider: StringEnum(PROVIDER_NAMES), region_code: Type.String() }),
+    Type.Object({ provider: InstalledEnum(PROVIDER_NAMES), region_code: Type.String() }),
     { description: 'Its regions, one per provider at most, in the order of `regions`.' },
   ),
 });
 
 const Provider = Type.Object({
-  name: StringEnum(PROVIDER_NAMES),
+  name: InstalledEnum(PROVIDER_NAMES),
   display_name: Type.String({
     description: 'D55: the name people know it by (configuration may change it).',
   }),
@@ -44,14 +47,14 @@ const Provider = Type.Object({
 export const RegionsResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({
+    providers: Type.Array(Provider, {
+      description: 'Extension: every provider the service serves, in the order it lists them.',
+    }),
     regions: Type.Array(Region, {
       description: 'Every region of the table, in its order, with or without records.',
     }),
     cities: Type.Array(City, {
       description: 'Every city: tokyo, seoul, osaka, singapore, hong-kong, in this order.',
-    }),
-    providers: Type.Array(Provider, {
-      description: 'Extension: every provider, in the order of their names, with its display name.',
     }),
   }),
 });
@@ -59,9 +62,14 @@ export const RegionsResponse = Type.Object({
 export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
   success: true,
   data: {
+    providers: [FIRST_PROVIDER, SECOND_PROVIDER, THIRD_PROVIDER].map((p) => ({
+      name: p.name,
+      display_name: p.displayName,
+      block_storage: p.blockStorage ?? null,
+    })),
     regions: [
       {
-        provider: 'provider_a',
+        provider: FIRST_PROVIDER.name,
         region_code: 'ap-northeast',
         region_name: 'Tokyo',
         city: 'tokyo',
@@ -70,7 +78,7 @@ export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
         observed_at: '2024-07-11T00:00:00.000Z',
       },
       {
-        provider: 'provider_b',
+        provider: SECOND_PROVIDER.name,
         region_code: 'nrt',
         region_name: 'Tokyo',
         city: 'tokyo',
@@ -85,16 +93,11 @@ export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
         name: 'Tokyo',
         country_code: 'JP',
         regions: [
-          { provider: 'provider_a', region_code: 'ap-northeast' },
-          { provider: 'provider_b', region_code: 'nrt' },
-          { provider: 'provider_c', region_code: 'ap-northeast-1' },
+          { provider: FIRST_PROVIDER.name, region_code: 'ap-northeast' },
+          { provider: SECOND_PROVIDER.name, region_code: 'nrt' },
+          { provider: THIRD_PROVIDER.name, region_code: 'ap-northeast-1' },
         ],
       },
-    ],
-    providers: [
-      { name: 'provider_a', display_name: 'Linode', block_storage: null },
-      { name: 'provider_b', display_name: 'Vultr', block_storage: null },
-      { name: 'provider_c', display_name: 'AWS', block_storage: 'EBS' },
     ],
   },
 };

@@ -1,14 +1,17 @@
+// The registry installs the providers these schemas list (read when this module loads).
+import '../../providers/registry.js';
+import { SECOND_PROVIDER } from './example-providers.js';
 import { Type } from 'typebox';
 import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { EVENT_TYPES } from '../../events/event-model.js';
-import { withExamples, StringEnum } from './common.js';
+import { InstalledEnum, withExamples, StringEnum } from './common.js';
 
 // POST/GET/DELETE /webhooks (D42).
 
 const Filter = Type.Object(
   {
-    provider: Type.Optional(StringEnum(PROVIDER_NAMES)),
-    region: Type.Optional(StringEnum(REGION_CODES)),
+    provider: Type.Optional(InstalledEnum(PROVIDER_NAMES)),
+    region: Type.Optional(InstalledEnum(REGION_CODES)),
   },
   {
     additionalProperties: false,
@@ -39,7 +42,7 @@ export const CreateWebhookRequest = withExamples(
   {
     url: 'https://hooks.example.com/cloudprice',
     events: ['price.changed'],
-    filter: { provider: 'provider_b', region: 'icn' },
+    filter: { provider: SECOND_PROVIDER.name, region: 'icn' },
   },
 );
 
@@ -57,7 +60,7 @@ const WEBHOOK_EXAMPLE = {
   id: 'wh_5f0c6a3e9b1d2c4a8e7f6b5a',
   url: 'https://hooks.example.com/cloudprice',
   events: ['price.changed' as const],
-  filter: { provider: 'provider_b' as const, region: 'icn' },
+  filter: { provider: SECOND_PROVIDER.name, region: 'icn' },
   created_at: '2026-01-03T00:00:00.000Z',
 };
 

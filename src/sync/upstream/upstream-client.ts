@@ -13,12 +13,12 @@ export interface UpstreamClient {
   getJson(pathAndQuery: string, signal: AbortSignal): Promise<unknown>;
   /**
    * GET `pathAndQuery` and hand back the body as a byte stream, for documents too large to hold
-   * (provider_c's offer files). The size cap and timeouts still apply while it is read.
+   * (a provider's offer files). The size cap and timeouts still apply while it is read.
    */
   getStream(pathAndQuery: string, signal: AbortSignal): Promise<Readable>;
 }
 
-/** UPSTREAM_JSON_MAX_BYTES's default: real provider_a/provider_b pages are well under 1 MB. */
+/** UPSTREAM_JSON_MAX_BYTES's default: real providers' API pages are well under 1 MB. */
 export const DEFAULT_MAX_JSON_BYTES = 8 * 1024 * 1024;
 
 /** The cap getJson applies (see UpstreamClientOptions.maxJsonBytes). */

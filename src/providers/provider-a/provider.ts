@@ -1,0 +1,19 @@
+// provider_a: Linode's public catalogue (API v4 shape).
+import type { ProviderDefinition } from '../provider-definition.js';
+import { createProviderAAdapter } from './adapter.js';
+import { PROVIDER_A_NAME, PROVIDER_A_REGIONS } from './regions.js';
+
+export const providerA = Object.freeze<ProviderDefinition>({
+  name: PROVIDER_A_NAME,
+  displayName: 'Linode',
+  envKey: 'A',
+  upstreamName: 'Linode API v4',
+  regions: PROVIDER_A_REGIONS,
+  // network_speed_gbps is `network_out` / 1000, and 0 when the upstream leaves `network_out`
+  // out (the bundled 2024 recording does): not published.
+  fieldNotes: (values) =>
+    values.networkSpeedGbps === 0 ? { network_speed_gbps: 'not_published' as const } : {},
+  fieldNoteCases: { not_published: ['network_speed_gbps when Linode leaves it out'] },
+  createAdapter: (client) => createProviderAAdapter({ client }),
+  loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,
+});

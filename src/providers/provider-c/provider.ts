@@ -1,0 +1,27 @@
+// provider_c: AWS EC2 on-demand Linux prices (Price List Bulk API offer files).
+import type { FieldNotes } from '../../catalog/field-notes.js';
+import type { ProviderDefinition } from '../provider-definition.js';
+import { createProviderCAdapter } from './adapter.js';
+import { PROVIDER_C_NAME, PROVIDER_C_REGIONS } from './regions.js';
+
+export const providerC = Object.freeze<ProviderDefinition>({
+  name: PROVIDER_C_NAME,
+  displayName: 'AWS',
+  envKey: 'C',
+  upstreamName: 'AWS Price List Bulk API',
+  regions: PROVIDER_C_REGIONS,
+  // storage_gb 0 is "EBS only" (no instance storage; EBS volumes are bought apart); transfer_tb
+  // is always 0: EC2 includes no data transfer, it is billed per GB.
+  fieldNotes: (values) => {
+    const notes: FieldNotes = {};
+    if (values.storageGb === 0) notes.storage_gb = 'not_included';
+    if (values.transferTb === 0) notes.transfer_tb = 'not_included';
+    return notes;
+  },
+  blockStorage: 'EBS',
+  fieldNoteCases: {
+    not_included: ['storage_gb 0 = EBS only', 'transfer_tb 0 = billed per GB'],
+  },
+  createAdapter: (client) => createProviderCAdapter({ client }),
+  loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,
+});

@@ -1,0 +1,108 @@
+// The bundled snapshot (data/snapshots/provider_c; that it is exactly what its generator writes
+// is pinned in test/data/snapshots-generated.test.ts). The refresh script, pointed at the snapshot as
+// if it were the live API (it cannot reach AWS here), must produce a trimmed snapshot that syncs
+// to the same catalogue.
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshProviderC } from './snapshot/refresh.js';
+import type { ProviderCatalog } from '../../catalog/offers.js';
+import { createUpstreamClient } from '../../sync/upstream/http-upstream-client.js';
+import { createProviderCAdapter } from './adapter.js';
+
+const SNAPSHOT = fileURLToPath(new URL('../../../data/snapshots/provider_c/', import.meta.url));
+const FIXTURE = fileURLToPath(
+  new URL('../../../test/fixtures/snapshots/provider_c/', import.meta.url),
+);
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+async function syncFrom(dir: string): Promise<ProviderCatalog> {
+  const client = createUpstreamClient({
+    baseUrl: pathToFileURL(dir).href,
+    connectTimeoutMs: 5_000,
+    firstByteTimeoutMs: 5_000,
+    totalTimeoutMs: 20_000,
+    maxRetries: 0,
+    maxResponseBytes: 16 * 1024 * 1024,
+    userAgent: 'cloudprice-test',
+  });
+  try {
+    return await createProviderCAdapter({ client }).fetchCatalog(AbortSignal.timeout(25_000));
+  } finally {
+    await client.close();
+  }
+}
+
+describe('provider_c bundled snapshot', () => {
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'cloudprice-provider-c-'));
+  });
+
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('keeps every region file under 2 MB and names its source, date and licence', async () => {
+    const files = await listFiles(SNAPSHOT);
+    for (const file of files.filter((f) => f.endsWith('/index.json'))) {
+      expect((await stat(path.join(SNAPSHOT, file))).size, file).toBeLessThan(2 * 1024 * 1024);
+    }
+    const metadata: unknown = JSON.parse(
+      await readFile(path.join(SNAPSHOT, 'metadata.json'), 'utf8'),
+    );
+    expect(metadata).toMatchObject({
+      provider: 'provider_c',
+      data_source: { observed_at: '2024-02-21T08:20:21Z' },
+      observed_at: '2024-02-21T08:20:21Z',
+      licence: { name: 'CC BY-SA 4.0', attribution: 'Spare Cores (sc-data), CC BY-SA 4.0' },
+      records: 2311,
+    });
+    expect(JSON.stringify(metadata)).toMatch(/live sync .* replaces/);
+    expect(JSON.stringify(metadata)).toMatch(/sku: .*synthetic|synthetic.*sku/i);
+    const notice = await readFile(path.join(SNAPSHOT, 'DATA-LICENSE.md'), 'utf8');
+    expect(notice).toContain('Spare Cores (sc-data), CC BY-SA 4.0');
+    expect(notice).toContain('https://creativecommons.org/licenses/by-sa/4.0/');
+  });
+
+  it('refreshes into a trimmed snapshot that syncs to the same catalogue', async () => {
+    const out = path.join(work, 'refreshed');
+    // From the test copy (the same layout, a few hundred records): the code path is the same.
+    const summary = await refreshProviderC(out, pathToFileURL(FIXTURE).href);
+    expect(summary.regions.map((r) => r.regionCode)).toEqual([
+      'ap-northeast-1',
+      'ap-northeast-2',
+      'ap-northeast-3',
+      'ap-southeast-1',
+      'ap-east-1',
+    ]);
+    const [original, refreshed] = await Promise.all([syncFrom(FIXTURE), syncFrom(out)]);
+    expect(refreshed).toEqual(original);
+    // Trimmed: no neighbours, no reserved terms.
+    const tokyo = await readFile(
+      path.join(out, 'offers/v1.0/aws/AmazonEC2/current/ap-northeast-1/index.json'),
+      'utf8',
+    );
+    expect(tokyo).not.toMatch(/"Windows"|"Dedicated"|LeaseContractLength/);
+    expect(tokyo).toMatch(/"sku" : "/);
+  });
+
+  it('leaves the target untouched when the refresh fails', async () => {
+    const out = path.join(work, 'refreshed');
+    const before = await listFiles(out);
+    await expect(
+      refreshProviderC(out, pathToFileURL(path.join(work, 'nothing')).href),
+    ).rejects.toThrow();
+    expect(await listFiles(out)).toEqual(before);
+  });
+});

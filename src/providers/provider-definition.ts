@@ -1,0 +1,42 @@
+// What a provider's folder exports: everything the rest of the service needs to know of it.
+// The registry (registry.ts) lists them; config, the catalogue's regions, the adapters, field
+// notes, display names, metrics labels, the CLI, the snapshot scripts and the API's enums all
+// derive from that list, so adding a provider touches its folder and one line of the registry.
+import type { FieldNote } from '../catalog/field-notes.js';
+import type { ProviderEntry, RegionDefinition } from '../catalog/model.js';
+import type { ProviderAdapter } from '../catalog/offers.js';
+import type { UpstreamClient } from '../sync/upstream/upstream-client.js';
+
+/** A region of the provider's table, with the upstream id it is read from. */
+export interface ProviderRegion extends Omit<RegionDefinition, 'provider'> {
+  /** The upstream's id for the region (D34: the same city); default: our code. */
+  readonly upstreamId?: string;
+}
+
+/** A provider's snapshot generator and refresher, loaded only by the snapshot scripts. */
+export interface ProviderSnapshotTools {
+  /**
+   * Rebuilds the bundled snapshot `<bundled>/<name>/` and its test copy `<fixtures>/<name>/`
+   * from the recorded figures in data/sources/, offline and deterministically.
+   */
+  generate(bundled: string, fixtures: string): Promise<void>;
+  /** Rewrites `<snapshots>/<name>/` from the live upstream: all its files or none. */
+  refresh(snapshots: string): Promise<unknown>;
+}
+
+export interface ProviderDefinition extends ProviderEntry {
+  readonly regions: readonly ProviderRegion[];
+  /** The letter of its environment variables: PROVIDER_<letter>_URL, _DISPLAY_NAME. */
+  readonly envKey: string;
+  /** The upstream it reads, as /health names a live source (D37). */
+  readonly upstreamName: string;
+  /**
+   * What its field notes mean, for the API documentation: per note, the cases in which
+   * fieldNotes gives it (`storage_gb 0 = EBS only`).
+   */
+  readonly fieldNoteCases: Readonly<Partial<Record<FieldNote, readonly string[]>>>;
+  /** Its adapter over `client` (a live upstream, a test server or a snapshot directory). */
+  createAdapter(client: UpstreamClient): ProviderAdapter;
+  /** Its snapshot tools (scripts only: loaded on demand, never by the server). */
+  loadSnapshotTools(): Promise<ProviderSnapshotTools>;
+}
