@@ -4,7 +4,9 @@ import { CITY_FILTER, regionsWithinCities } from '../catalog/city-list.js';
 import { PROVIDER_NAMES, REGION_CODES } from '../catalog/model.js';
 import {
   attempt,
+  boolean,
   int,
+  listOf,
   oneOf,
   ParameterError,
   readParameter,
@@ -77,24 +79,54 @@ export function decodeCursor(text: string): ChangeCursor | undefined {
   return match[1] === 'v' ? { version: first, id } : { id };
 }
 
-/** The parameters of GET /changes (D40) but `currency`, in the order they are checked. */
+/**
+ * `kind` (D40, extended by ADR 0022): one kind, read as D17's enum as before, or a
+ * comma-separated list of kinds.
+ */
+const KIND_FILTER = listOf({
+  allowed: CHANGE_KINDS,
+  items: 'change kinds',
+  hint: 'one change kind, or a comma-separated list of them',
+  maxChars: 100,
+  order: 'allowed',
+  loneItemAsEnum: true,
+});
+
+export const CHANGE_ORDERS = ['oldest', 'newest'] as const;
+
+/** A sync id as the feed shows it (`sync_<ms>_<hex>`); other text cannot match one. */
+const SYNC_ID = text(
+  (id) => (/^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : undefined),
+  'must be a sync_id as the feed shows it',
+);
+
+/** The parameters of GET /changes (D40, ADR 0022) but `currency`, in the order they are checked. */
 const CHANGES_PARAMETERS = {
   since: INSTANT,
   until: INSTANT,
   provider: oneOf(PROVIDER_NAMES),
   region: oneOf(REGION_CODES),
   city: CITY_FILTER,
-  kind: oneOf(CHANGE_KINDS),
+  kind: KIND_FILTER,
+  sync_id: SYNC_ID,
   limit: int(1, CHANGES_MAX_LIMIT),
   cursor: text(decodeCursor, 'is not a cursor this API returned (use next_cursor as given)'),
+  order: oneOf(CHANGE_ORDERS),
+  summary: boolean,
 };
 
-/** GET /changes (D40); `now` places the default window. */
-export function parseChangesQuery(raw: RawQuery, now: Date): Parsed<ChangeQuery> {
+/** A parsed GET /changes: the page to read, and whether the window's summary goes with it. */
+export interface ParsedChangesQuery {
+  readonly query: ChangeQuery;
+  readonly summary: boolean;
+}
+
+/** GET /changes (D40, ADR 0022); `now` places the default window. */
+export function parseChangesQuery(raw: RawQuery, now: Date): Parsed<ParsedChangesQuery> {
   return attempt(() => {
     const given = readParameters(raw, CHANGES_PARAMETERS);
     const since = given.since ?? new Date(now.getTime() - CHANGES_DEFAULT_WINDOW_MS);
-    const { until, provider, region, city: cities, kind, cursor: after } = given;
+    const { until, provider, region, city: cities, kind: kinds, cursor: after } = given;
     if (until !== undefined && until.getTime() < since.getTime()) {
       throw new ParameterError({
         parameter: 'since',
@@ -102,18 +134,21 @@ export function parseChangesQuery(raw: RawQuery, now: Date): Parsed<ChangeQuery>
         reason: 'must not be later than until',
       });
     }
-    return {
+    const query: ChangeQuery = {
       since,
       limit: given.limit ?? CHANGES_DEFAULT_LIMIT,
+      order: given.order ?? 'oldest',
       ...(until !== undefined && { until }),
       ...(provider !== undefined && { provider }),
       // D56: a city is its regions; with `region` too, both must hold (maybe none).
       ...(cities === undefined
         ? region !== undefined && { region }
         : { regions: regionsWithinCities(cities, region === undefined ? undefined : [region]) }),
-      ...(kind !== undefined && { kind }),
+      ...(kinds !== undefined && { kinds }),
+      ...(given.sync_id !== undefined && { syncId: given.sync_id }),
       ...(after !== undefined && { after }),
     };
+    return { query, summary: given.summary ?? false };
   });
 }
 

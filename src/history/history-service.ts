@@ -4,9 +4,13 @@ import { toInstanceRecord, type InstanceRecord } from '../catalog/instance-json.
 import type { ParsedInstanceQuery } from '../catalog/instance-query.js';
 import type { ExchangeRateNote, MoneyView } from '../fx/convert.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
-import type { ChangeQuery } from '../storage/history-store.js';
+import type { ChangeSummary } from '../storage/history-store.js';
 import { toChangeItem, toPeriodJson, type ChangeItemJson, type PeriodJson } from './change-json.js';
-import { HISTORY_MAX_PERIODS, encodeCursor } from './history-query.js';
+import type { ChangeKind } from './change-model.js';
+import { HISTORY_MAX_PERIODS, encodeCursor, type ParsedChangesQuery } from './history-query.js';
+
+/** Groups a /changes summary lists at most (ADR 0022): the newest syncs'. */
+export const CHANGES_SUMMARY_MAX_SYNCS = 500;
 
 /** D43: `metadata.exchange_rate` when prices are not in USD; USD answers carry no metadata. */
 export interface MoneyMetadata {
@@ -41,21 +45,51 @@ export async function recordHistory(
   };
 }
 
+export interface ChangeSummaryJson {
+  total: number;
+  kinds: Record<ChangeKind, number>;
+  syncs: { sync_id: string; at: string; kind: ChangeKind; provider: string; count: number }[];
+  syncs_complete: boolean;
+}
+
 export interface ChangeFeedJson extends MoneyMetadata {
   changes: ChangeItemJson[];
   next_cursor: string | null;
+  summary?: ChangeSummaryJson;
 }
 
-/** D40: one page of the feed and the cursor of the next, prices in `money`'s currency (D43). */
+function toSummaryJson(summary: ChangeSummary): ChangeSummaryJson {
+  return {
+    total: summary.total,
+    kinds: { ...summary.kinds },
+    syncs: summary.groups.map((group) => ({
+      sync_id: group.syncId,
+      at: group.at.toISOString(),
+      kind: group.kind,
+      provider: group.provider,
+      count: group.count,
+    })),
+    syncs_complete: summary.groupsComplete,
+  };
+}
+
+/**
+ * D40: one page of the feed and the cursor of the next, prices in `money`'s currency (D43); with
+ * `summary` (ADR 0022), the counts over the whole window and filters, whatever the page.
+ */
 export async function changeFeed(
   store: CatalogStore,
-  query: ChangeQuery,
+  { query, summary }: ParsedChangesQuery,
   money: MoneyView,
 ): Promise<ChangeFeedJson> {
-  const page = await store.history.changes(query);
+  const [page, counts] = await Promise.all([
+    store.history.changes(query),
+    summary ? store.history.changeSummary(query, CHANGES_SUMMARY_MAX_SYNCS) : undefined,
+  ]);
   return {
     changes: page.changes.map((change) => toChangeItem(change, money)),
     next_cursor: page.next === null ? null : encodeCursor(page.next),
+    ...(counts !== undefined && { summary: toSummaryJson(counts) }),
     ...moneyMetadata(money),
   };
 }

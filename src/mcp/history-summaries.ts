@@ -20,10 +20,19 @@ export function historySummary(data: RecordHistoryJson): string {
   return lines.join('\n');
 }
 
-export function changesSummary(data: ChangeFeedJson): string {
+export function changesSummary(
+  data: ChangeFeedJson,
+  order: 'oldest' | 'newest' = 'oldest',
+): string {
   const lines = [
-    `${data.changes.length} change(s), oldest first${data.next_cursor === null ? '' : '; more with cursor=' + data.next_cursor}.`,
+    `${data.changes.length} change(s), ${order} first${data.next_cursor === null ? '' : '; more with cursor=' + data.next_cursor}.`,
   ];
+  if (data.summary !== undefined) {
+    const kinds = Object.entries(data.summary.kinds).filter(([, n]) => n > 0);
+    lines.push(
+      `In the whole window: ${data.summary.total} (${kinds.map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}).`,
+    );
+  }
   for (const change of data.changes.slice(0, SHOWN)) {
     const price = (side: typeof change.old) =>
       side === null

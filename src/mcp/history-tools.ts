@@ -68,8 +68,8 @@ export const listChanges: ToolDefinition = {
   name: 'list_changes',
   title: 'What changed in the catalogue',
   description: [
-    'The change feed, oldest first (GET /changes): instances added, removed, returned, and price increases and decreases, each with the old and new price and change_pct.',
-    'Use it for "what got cheaper this week", "did AWS change prices in Tokyo since 1 March". since/until are ISO dates or date-times (since defaults to 7 days ago); filter by provider, region, city, kind; limit 1-500 (default 100); page with cursor = the previous next_cursor.',
+    'The change feed, oldest first or with order=newest newest first (GET /changes): instances added, removed, returned, and price increases and decreases, each with the old and new price and change_pct.',
+    'Use it for "what got cheaper this week", "did AWS change prices in Tokyo since 1 March". since/until are ISO dates or date-times (since defaults to 7 days ago); filter by provider, region, city, kind (one or a comma-separated list), sync_id; limit 1-500 (default 100); page with cursor = the previous next_cursor. summary=true adds the counts per kind and per sync over the whole window.',
     UNITS_NOTE,
   ].join('\n'),
   input: toJsonSchema(ChangesQuery),
@@ -88,7 +88,7 @@ export const listChanges: ToolDefinition = {
       return queryFailed(deps, this.name, error);
     }
     const providers = new Set(data.changes.map((change) => change.instance.provider));
-    const summary = `${changesSummary(data)}\n${await deps.provenance.text(providers)}`;
+    const summary = `${changesSummary(data, parsed.value.query.order)}\n${await deps.provenance.text(providers)}`;
     return { ok: true, data: data as unknown as JsonObject, summary };
   },
 };

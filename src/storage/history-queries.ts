@@ -14,7 +14,13 @@ import {
 import type { CatalogDatabase } from './catalog-schema.js';
 import type { InstancePage, InstanceQuery } from '../catalog/record-query.js';
 import type { InstanceRow } from '../catalog/records.js';
-import type { ChangeCursor, ChangeQuery, ChangePage, RecordHistory } from './history-store.js';
+import type {
+  ChangeCursor,
+  ChangeFilter,
+  ChangeQuery,
+  ChangePage,
+  RecordHistory,
+} from './history-store.js';
 import { epochMs } from './sync-history.js';
 
 // Reads of the price history and the change feed (D39, D40, D41), shared by both dialects.
@@ -60,38 +66,55 @@ function prices(hourly: number | null, monthly: number | null): Prices | null {
     : { hourlyMicros: hourly, monthlyMicros: monthly };
 }
 
+/** The feed's items matching `filter`, joined to their runs (`s.catalog_version`). */
+export function filteredChanges(db: Executor, filter: ChangeFilter) {
+  let select = db
+    .selectFrom('price_changes as c')
+    .innerJoin('sync_runs as s', 's.id', 'c.run_id')
+    .where('c.at', '>=', epochMs(filter.since, 'since'));
+  if (filter.until !== undefined)
+    select = select.where('c.at', '<', epochMs(filter.until, 'until'));
+  if (filter.provider !== undefined) select = select.where('c.provider', '=', filter.provider);
+  if (filter.region !== undefined) select = select.where('c.region_code', '=', filter.region);
+  if (filter.regions !== undefined) {
+    const regions = filter.regions;
+    select = select.where((eb) =>
+      regions.length === 0 ? sql<SqlBool>`1 = 0` : eb('c.region_code', 'in', regions),
+    );
+  }
+  if (filter.kinds !== undefined) {
+    const kinds = filter.kinds;
+    select = select.where((eb) =>
+      kinds.length === 0 ? sql<SqlBool>`1 = 0` : eb('c.kind', 'in', kinds),
+    );
+  }
+  if (filter.syncId !== undefined) select = select.where('c.sync_id', '=', filter.syncId);
+  return select;
+}
+
 /**
  * One page of the feed in commit order (the catalogue version its run committed, then id; issue
- * 22), after the cursor position when given. A commit always gets a higher version than every
- * commit before it and no reader sees it before it commits, so a client that pages to the end
- * sees every item once, whichever order concurrent applies took their times in.
+ * 22), or that order reversed for `newest`, after the cursor position when given. A commit
+ * always gets a higher version than every commit before it and no reader sees it before it
+ * commits, so a client that pages oldest first to the end sees every item once, whichever order
+ * concurrent applies took their times in. Newest first, an item committed while a client pages
+ * lands above the pages already read: the client sees the rest once, without it.
  */
 export async function selectChanges(db: Executor, query: ChangeQuery): Promise<ChangePage> {
   if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
     throw new RangeError('limit must be a positive integer');
   }
   const after = query.after === undefined ? undefined : await cursorPosition(db, query.after);
-  let select = db
-    .selectFrom('price_changes as c')
-    .innerJoin('sync_runs as s', 's.id', 'c.run_id')
+  const newest = query.order === 'newest';
+  const beyond = newest ? '<' : '>';
+  let select = filteredChanges(db, query)
     .innerJoin('pricing as p', 'p.id', 'c.pricing_id')
-    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
-    .where('c.at', '>=', epochMs(query.since, 'since'));
-  if (query.until !== undefined) select = select.where('c.at', '<', epochMs(query.until, 'until'));
-  if (query.provider !== undefined) select = select.where('c.provider', '=', query.provider);
-  if (query.region !== undefined) select = select.where('c.region_code', '=', query.region);
-  if (query.regions !== undefined) {
-    const regions = query.regions;
-    select = select.where((eb) =>
-      regions.length === 0 ? sql<SqlBool>`1 = 0` : eb('c.region_code', 'in', regions),
-    );
-  }
-  if (query.kind !== undefined) select = select.where('c.kind', '=', query.kind);
+    .innerJoin('instances as i', 'i.id', 'p.instance_ref');
   if (after !== undefined) {
     select = select.where((eb) =>
       eb.or([
-        eb('s.catalog_version', '>', after.version),
-        eb.and([eb('s.catalog_version', '=', after.version), eb('c.id', '>', after.id)]),
+        eb('s.catalog_version', beyond, after.version),
+        eb.and([eb('s.catalog_version', '=', after.version), eb('c.id', beyond, after.id)]),
       ]),
     );
   }
@@ -112,8 +135,8 @@ export async function selectChanges(db: Executor, query: ChangeQuery): Promise<C
       'c.new_hourly_micros as new_hourly',
       'c.new_monthly_micros as new_monthly',
     ])
-    .orderBy('s.catalog_version', 'asc')
-    .orderBy('c.id', 'asc')
+    .orderBy('s.catalog_version', newest ? 'desc' : 'asc')
+    .orderBy('c.id', newest ? 'desc' : 'asc')
     .limit(query.limit + 1)
     .execute();
   const changes: PriceChange[] = rows.slice(0, query.limit).map((row) => {

@@ -13,7 +13,8 @@ export interface ChangeCursor {
   readonly id: number;
 }
 
-export interface ChangeQuery {
+/** The feed's filters: the window and what the items are about. */
+export interface ChangeFilter {
   /** Inclusive. */
   readonly since: Date;
   /** Exclusive. */
@@ -22,9 +23,41 @@ export interface ChangeQuery {
   readonly region?: string;
   /** Any of these region codes (D56 `city`); empty matches nothing. */
   readonly regions?: readonly string[];
-  readonly kind?: ChangeKind;
+  /** Any of these kinds; absent: every kind. */
+  readonly kinds?: readonly ChangeKind[];
+  /** Only the items of this sync. */
+  readonly syncId?: string;
+}
+
+/**
+ * One page of the feed. `oldest` is commit order (D40); `newest` is that order reversed, and
+ * `after` is then the position the page continues below.
+ */
+export interface ChangeQuery extends ChangeFilter {
   readonly limit: number;
+  /** Absent: `oldest`. */
+  readonly order?: 'oldest' | 'newest';
   readonly after?: ChangeCursor;
+}
+
+/** The items of one sync, one kind and one provider (ADR 0022). */
+export interface ChangeGroup {
+  readonly syncId: string;
+  /** When the sync's items were recorded (the sync's completed_at). */
+  readonly at: Date;
+  readonly kind: ChangeKind;
+  readonly provider: ProviderName;
+  readonly count: number;
+}
+
+/** Counts over every item matching a filter, whatever the page (ADR 0022). */
+export interface ChangeSummary {
+  readonly total: number;
+  readonly kinds: Readonly<Record<ChangeKind, number>>;
+  /** Newest sync first, at most `groupLimit` of them. */
+  readonly groups: readonly ChangeGroup[];
+  /** False when there were more groups than `groupLimit`. */
+  readonly groupsComplete: boolean;
 }
 
 export interface ChangePage {
@@ -49,6 +82,8 @@ export interface HistoryStore {
   /** The record (available or not) and its newest `limit` periods, or undefined. */
   recordHistory(recordId: number, limit: number): Promise<RecordHistory | undefined>;
   changes(query: ChangeQuery): Promise<ChangePage>;
+  /** Counts of the items matching `filter`, per kind and per sync, kind and provider. */
+  changeSummary(filter: ChangeFilter, groupLimit: number): Promise<ChangeSummary>;
   /** The catalogue as it was at `at`, one page of it, from one snapshot. */
   queryAsOf(query: InstanceQuery, at: Date): Promise<AsOfPage>;
 }

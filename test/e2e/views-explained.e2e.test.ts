@@ -36,6 +36,7 @@ interface Row {
 interface Change {
   id: number;
   at: string;
+  sync_id: string;
   kind: string;
   instance: { instance_id: string };
   new: { monthly_price: number } | null;
@@ -109,6 +110,12 @@ describe.skipIf(skip !== undefined)(
       expect(ups.length).toBeGreaterThan(0);
       expect(downs.length).toBeGreaterThan(0);
       const total = ups.length + downs.length;
+      // The view asks once per page: newest first, with the total (ADR 0022).
+      const asked: URLSearchParams[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.endsWith('/changes')) asked.push(url.searchParams);
+      });
       await page.reload();
       await expect
         .poll(() => status.textContent())
@@ -117,6 +124,9 @@ describe.skipIf(skip !== undefined)(
         );
       const rows = page.locator('table.data tbody tr');
       await expect.poll(() => rows.count()).toBe(total);
+      expect(asked.map((q) => [q.get('kind'), q.get('order'), q.get('summary')])).toEqual([
+        ['price_increased,price_decreased', 'newest', 'true'],
+      ]);
       // Newest first: the times in the last column never rise down the table.
       const latest = ups.filter((c) => c.instance.instance_id === 'vc2-4c-8gb');
       expect(latest.length).toBeGreaterThan(0);
@@ -149,8 +159,13 @@ describe.skipIf(skip !== undefined)(
         new RegExp(`^Removed ${removed.length} records? removed \\(no longer offered\\) on `),
       );
       expect(await lines.nth(1).textContent()).toContain('2,416 records added on ');
-      // A small group lists its records.
-      expect(await lines.nth(0).locator('a').count()).toBe(removed.length);
+      // A small group lists its records on request, with one query for that sync and kind.
+      asked.length = 0;
+      await lines.nth(0).locator('summary').click();
+      await expect.poll(() => lines.nth(0).locator('a').count()).toBe(removed.length);
+      expect(asked.map((q) => [q.get('kind'), q.get('sync_id')])).toEqual([
+        ['removed', removed[0]!.sync_id],
+      ]);
       expect(await checkAtEveryWidth(page, 'changes-all', () => lines.first().waitFor())).toEqual(
         [],
       );

@@ -133,6 +133,11 @@ for (const backend of await mcpBackends()) {
         args: { provider: 'provider_a', kind: 'added', limit: 3, currency: 'SGD' },
         http: '/changes?provider=provider_a&kind=added&limit=3&currency=SGD',
       },
+      {
+        tool: 'list_changes',
+        args: { kind: 'added,removed', order: 'newest', summary: true, limit: 2 },
+        http: '/changes?kind=added,removed&order=newest&summary=true&limit=2',
+      },
     ];
 
     it('lists the six read-only tools, with the HTTP parameter names as their inputs', async () => {

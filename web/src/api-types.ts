@@ -109,8 +109,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The change feed: what each sync changed, oldest first
-     * @description Items are added, removed, returned, price_increased and price_decreased (D40), in commit order: by the catalogue version of the sync that recorded them, then id (so mostly by time; concurrent syncs may interleave). Page with `cursor` = the previous `next_cursor`. `currency` (D43): old and new prices converted at the latest rate, each with `currency`, and data.metadata.exchange_rate; change_pct is the same in every currency. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.
+     * The change feed: what each sync changed, oldest (or newest) first
+     * @description Items are added, removed, returned, price_increased and price_decreased (D40), in commit order: by the catalogue version of the sync that recorded them, then id (so mostly by time; concurrent syncs may interleave). Page with `cursor` = the previous `next_cursor`. Extensions (ADR 0022): `kind` takes a comma-separated list; `order=newest` lists the same order reversed (the cursor is a position, valid in both orders); `sync_id` narrows to one sync; `summary=true` adds data.summary, counts per kind and per (sync, kind, provider) over the whole window and filters, whatever the page. `currency` (D43): old and new prices converted at the latest rate, each with `currency`, and data.metadata.exchange_rate; change_pct is the same in every currency. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.
      */
     get: operations['listChanges'];
     put?: never;
@@ -1998,10 +1998,20 @@ export interface operations {
           | 'ap-east-1';
         /** @description Extension (D56): only items whose region is in this city, or in any of a comma-separated list of cities: tokyo, seoul, osaka, singapore, hong-kong (exact, lower case). With `region` too, both must hold (no region in common: no items). An unknown slug or an empty item: 400 INVALID_PARAMETER with `allowed`. */
         city?: string;
-        kind?: 'added' | 'removed' | 'returned' | 'price_increased' | 'price_decreased';
+        /** @description One kind, or (extension, ADR 0022) a comma-separated list of kinds: added, removed, returned, price_increased, price_decreased (exact, lower case). An unknown kind or an empty item: 400 INVALID_PARAMETER with `allowed`. */
+        kind?: string;
+        /**
+         * @description Extension (ADR 0022): only the items of this sync (an item's `sync_id`).
+         * @example sync_1767398400000_a1b2c3d4e5f6
+         */
+        sync_id?: string;
         limit?: number;
-        /** @description next_cursor of the previous page, as given (opaque). */
+        /** @description next_cursor of the previous page, as given (opaque). It is a position in the feed: with `order=newest` the page continues below it, otherwise above it. */
         cursor?: string;
+        /** @description Extension (ADR 0022): `oldest` (the default) is commit order (D40); `newest` is the same order reversed. Anything else: 400 INVALID_PARAMETER with `allowed`. */
+        order?: 'oldest' | 'newest';
+        /** @description Extension (ADR 0022): `true` adds data.summary, the counts over every item of the window and filters (not only this page; `cursor` and `limit` do not change them). */
+        summary?: boolean;
         /** @description Extension (D43): prices in this currency, converted from USD at the latest ECB reference rate. USD, EUR or any currency in the ECB file (upper case, exact); any other value: 400 INVALID_PARAMETER with `allowed`. */
         currency?: string;
       };
@@ -2053,10 +2063,39 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: {
-              /** @description Oldest first. */
+              /** @description Oldest first; newest first with order=newest. */
               changes: components['schemas']['ChangeItem'][];
               /** @description Pass as `cursor` for the next page; null on the last page. */
               next_cursor: string | null;
+              /** @description Extension (ADR 0022): present when asked with summary=true. */
+              summary?: {
+                /** @description Items matching the window and filters, on every page. */
+                total: number;
+                /** @description Items per kind (0 for a kind with none). */
+                kinds: {
+                  added: number;
+                  removed: number;
+                  returned: number;
+                  price_increased: number;
+                  price_decreased: number;
+                };
+                /** @description Items per sync, kind and provider: newest sync first, at most the newest 500 groups. */
+                syncs: {
+                  sync_id: string;
+                  /**
+                   * Format: date-time
+                   * @description completed_at of the sync.
+                   */
+                  at: string;
+                  /** @enum {string} */
+                  kind: 'added' | 'removed' | 'returned' | 'price_increased' | 'price_decreased';
+                  /** @enum {string} */
+                  provider: 'provider_a' | 'provider_b' | 'provider_c';
+                  count: number;
+                }[];
+                /** @description false when there were more than 500 groups (the oldest are left out). */
+                syncs_complete: boolean;
+              };
               /** @description Extension (D43): present when prices are not in USD. */
               metadata?: {
                 /** @description Extension (D43): present when prices are not in USD. */

@@ -68,9 +68,9 @@ export function historyRoutes(app: FastifyInstance, { store, rates }: AppService
       schema: {
         operationId: 'listChanges',
         tags: ['history'],
-        summary: 'The change feed: what each sync changed, oldest first',
+        summary: 'The change feed: what each sync changed, oldest (or newest) first',
         description:
-          'Items are added, removed, returned, price_increased and price_decreased (D40), in commit order: by the catalogue version of the sync that recorded them, then id (so mostly by time; concurrent syncs may interleave). Page with `cursor` = the previous `next_cursor`. `currency` (D43): old and new prices converted at the latest rate, each with `currency`, and data.metadata.exchange_rate; change_pct is the same in every currency. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.',
+          'Items are added, removed, returned, price_increased and price_decreased (D40), in commit order: by the catalogue version of the sync that recorded them, then id (so mostly by time; concurrent syncs may interleave). Page with `cursor` = the previous `next_cursor`. Extensions (ADR 0022): `kind` takes a comma-separated list; `order=newest` lists the same order reversed (the cursor is a position, valid in both orders); `sync_id` narrows to one sync; `summary=true` adds data.summary, counts per kind and per (sync, kind, provider) over the whole window and filters, whatever the page. `currency` (D43): old and new prices converted at the latest rate, each with `currency`, and data.metadata.exchange_rate; change_pct is the same in every currency. Bad parameters: 400 INVALID_PARAMETER with details {parameter, value, reason[, allowed]}. Counts against the /instances rate limit.',
         security: ApiKeySecurity,
         querystring: ChangesQuery,
         response: { 200: ChangesResponse, ...commonErrorResponses(400) },

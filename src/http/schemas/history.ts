@@ -147,22 +147,82 @@ export const ChangesQuery = Type.Object({
       examples: ['tokyo', 'seoul,osaka'],
     }),
   ),
-  kind: Type.Optional(StringEnum(CHANGE_KINDS)),
+  kind: Type.Optional(
+    Type.String({
+      description: `One kind, or (extension, ADR 0022) a comma-separated list of kinds: ${CHANGE_KINDS.join(', ')} (exact, lower case). An unknown kind or an empty item: 400 INVALID_PARAMETER with \`allowed\`.`,
+      examples: ['price_increased', 'price_increased,price_decreased'],
+    }),
+  ),
+  sync_id: Type.Optional(
+    Type.String({
+      description: "Extension (ADR 0022): only the items of this sync (an item's `sync_id`).",
+      examples: ['sync_1767398400000_a1b2c3d4e5f6'],
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CHANGES_MAX_LIMIT, default: 100 })),
   cursor: Type.Optional(
-    Type.String({ description: 'next_cursor of the previous page, as given (opaque).' }),
+    Type.String({
+      description:
+        'next_cursor of the previous page, as given (opaque). It is a position in the feed: with `order=newest` the page continues below it, otherwise above it.',
+    }),
+  ),
+  order: Type.Optional(
+    StringEnum(['oldest', 'newest'] as const, {
+      description:
+        'Extension (ADR 0022): `oldest` (the default) is commit order (D40); `newest` is the same order reversed. Anything else: 400 INVALID_PARAMETER with `allowed`.',
+    }),
+  ),
+  summary: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'Extension (ADR 0022): `true` adds data.summary, the counts over every item of the window and filters (not only this page; `cursor` and `limit` do not change them).',
+    }),
   ),
   currency: Type.Optional(CurrencyParameter),
 });
+
+const ChangeSummary = Type.Object(
+  {
+    total: Type.Integer({ description: 'Items matching the window and filters, on every page.' }),
+    kinds: Type.Object(
+      Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, Type.Integer()])) as Record<
+        (typeof CHANGE_KINDS)[number],
+        ReturnType<typeof Type.Integer>
+      >,
+      { description: 'Items per kind (0 for a kind with none).' },
+    ),
+    syncs: Type.Array(
+      Type.Object({
+        sync_id: Type.String(),
+        at: Type.String({ format: 'date-time', description: 'completed_at of the sync.' }),
+        kind: StringEnum(CHANGE_KINDS),
+        provider: StringEnum(PROVIDER_NAMES),
+        count: Type.Integer(),
+      }),
+      {
+        description:
+          'Items per sync, kind and provider: newest sync first, at most the newest 500 groups.',
+      },
+    ),
+    syncs_complete: Type.Boolean({
+      description: 'false when there were more than 500 groups (the oldest are left out).',
+    }),
+  },
+  { description: 'Extension (ADR 0022): present when asked with summary=true.' },
+);
 
 export const ChangesResponse = Type.Object(
   {
     success: Type.Literal(true),
     data: Type.Object({
-      changes: Type.Array(Type.Ref('ChangeItem'), { description: 'Oldest first.' }),
+      changes: Type.Array(Type.Ref('ChangeItem'), {
+        description: 'Oldest first; newest first with order=newest.',
+      }),
       next_cursor: Type.Union([Type.String(), Type.Null()], {
         description: 'Pass as `cursor` for the next page; null on the last page.',
       }),
+      summary: Type.Optional(ChangeSummary),
       metadata: MoneyMetadata,
     }),
   },

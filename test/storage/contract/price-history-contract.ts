@@ -180,7 +180,7 @@ export function priceHistoryContract(ctx: StoreContext): void {
         ['added', 'x', 'ap-northeast', null, 10_000_000],
         ['price_increased', 'x', 'ap-northeast', 10_000_000, 12_500_000],
       ]);
-      expect((await feed({ kind: 'removed' })).map(summary)).toEqual([
+      expect((await feed({ kinds: ['removed'] })).map(summary)).toEqual([
         ['removed', 'y', 'ap-south', 30_000_000, null],
       ]);
       expect(await feed({ provider: 'provider_b' })).toEqual([]);

@@ -1,9 +1,13 @@
-// Additions, removals and returns, one line per sync and kind: a first import of 2,416 records
-// reads "2,416 records added on …", not 2,416 rows. Small groups list their records.
-import { Link } from '../components';
+// Additions, removals and returns, one line per sync and kind, from the feed's summary (ADR
+// 0022): a first import of 2,416 records reads "2,416 records added on …", not 2,416 rows, and
+// no item is read to count it. A small group lists its records on request, with one query for
+// that sync and kind.
+import { useState } from 'preact/hooks';
+import { ErrorMessage, Link } from '../components';
 import { count, dateTime } from '../format';
-import { CHANGE_KIND_LABEL, type ChangeItem } from '../model';
+import { CHANGE_KIND_LABEL, type ChangesData } from '../model';
 import { providerLabel, regionLabel } from '../places';
+import { useApi } from '../use-api';
 
 export const MEMBERSHIP_KINDS = ['added', 'removed', 'returned'] as const;
 const VERB: Readonly<Record<string, string>> = {
@@ -11,28 +15,37 @@ const VERB: Readonly<Record<string, string>> = {
   removed: 'removed (no longer offered)',
   returned: 'offered again',
 };
-/** A group this small lists its records; a larger one is only counted. */
+/** A group this small can list its records; a larger one is only counted. */
 const LISTED_AT_MOST = 20;
+
+type Summary = NonNullable<ChangesData['summary']>;
 
 interface Group {
   readonly syncId: string;
   readonly kind: string;
   readonly at: string;
-  readonly items: ChangeItem[];
+  readonly count: number;
+  /** Per provider, in the summary's order. */
+  readonly providers: [string, number][];
 }
 
-/** Groups by sync and kind, newest sync first (items arrive in any order). */
-export function groupBySync(items: readonly ChangeItem[]): Group[] {
+/** The summary's (sync, kind, provider) counts as one group per sync and kind, newest first. */
+export function groupBySync(syncs: Summary['syncs']): Group[] {
   const groups = new Map<string, Group>();
-  for (const item of items) {
-    const key = `${item.sync_id} ${item.kind}`;
-    const group = groups.get(key);
-    if (group === undefined) {
-      groups.set(key, { syncId: item.sync_id, kind: item.kind, at: item.at, items: [item] });
-    } else {
-      group.items.push(item);
-      if (item.at < group.at) groups.set(key, { ...group, at: item.at });
-    }
+  for (const s of syncs) {
+    const key = `${s.sync_id} ${s.kind}`;
+    const group = groups.get(key) ?? {
+      syncId: s.sync_id,
+      kind: s.kind,
+      at: s.at,
+      count: 0,
+      providers: [],
+    };
+    groups.set(key, {
+      ...group,
+      count: group.count + s.count,
+      providers: [...group.providers, [s.provider, s.count]],
+    });
   }
   const order = (kind: string) => (MEMBERSHIP_KINDS as readonly string[]).indexOf(kind);
   return [...groups.values()].sort((a, b) =>
@@ -40,52 +53,76 @@ export function groupBySync(items: readonly ChangeItem[]): Group[] {
   );
 }
 
-function perProvider(items: readonly ChangeItem[]): string {
-  const counts = new Map<string, number>();
-  for (const i of items)
-    counts.set(i.instance.provider, (counts.get(i.instance.provider) ?? 0) + 1);
-  return [...counts].map(([p, n]) => `${providerLabel(p)} ${count.format(n)}`).join(', ');
-}
-
 export function MembershipChanges({
-  items,
-  complete,
+  summary,
+  base,
   keep,
 }: {
-  items: readonly ChangeItem[];
-  complete: boolean;
+  summary: Summary;
+  /** The view's filters as /changes parameters: a group's records are listed under them. */
+  base: URLSearchParams;
   keep: { currency?: string | undefined };
 }) {
-  const groups = groupBySync(items);
+  const groups = groupBySync(summary.syncs);
   if (groups.length === 0) {
     return <p class="small">No record was added, removed or offered again in these dates.</p>;
   }
   return (
-    <ul class="membership">
-      {groups.map((g) => (
-        <li key={`${g.syncId} ${g.kind}`}>
-          <span class={`badge kind-${g.kind}`}>{CHANGE_KIND_LABEL[g.kind] ?? g.kind}</span>{' '}
-          <strong>
-            {complete ? '' : 'at least '}
-            {count.format(g.items.length)} record{g.items.length === 1 ? '' : 's'} {VERB[g.kind]}
-          </strong>{' '}
-          on <time dateTime={g.at}>{dateTime(g.at)}</time> ({perProvider(g.items)})
-          {g.items.length <= LISTED_AT_MOST && (
-            <ul class="membership-records small">
-              {g.items.map((c) => (
-                <li key={c.id}>
-                  <Link to={{ view: 'instance', id: String(c.instance.id), ...keep }}>
-                    {c.instance.instance_name === c.instance.instance_id
-                      ? c.instance.instance_id
-                      : `${c.instance.instance_name} (${c.instance.instance_id})`}
-                  </Link>{' '}
-                  in {regionLabel(c.instance.region_code)}
-                </li>
-              ))}
-            </ul>
-          )}
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul class="membership">
+        {groups.map((g) => (
+          <li key={`${g.syncId} ${g.kind}`}>
+            <span class={`badge kind-${g.kind}`}>{CHANGE_KIND_LABEL[g.kind] ?? g.kind}</span>{' '}
+            <strong>
+              {count.format(g.count)} record{g.count === 1 ? '' : 's'} {VERB[g.kind]}
+            </strong>{' '}
+            on <time dateTime={g.at}>{dateTime(g.at)}</time> (
+            {g.providers.map(([p, n]) => `${providerLabel(p)} ${count.format(n)}`).join(', ')})
+            {g.count <= LISTED_AT_MOST && <GroupRecords group={g} base={base} keep={keep} />}
+          </li>
+        ))}
+      </ul>
+      {!summary.syncs_complete && <p class="small">Older syncs are not listed.</p>}
+    </>
+  );
+}
+
+/** A small group's records, read when the reader opens the list. */
+function GroupRecords({
+  group,
+  base,
+  keep,
+}: {
+  group: Group;
+  base: URLSearchParams;
+  keep: { currency?: string | undefined };
+}) {
+  const [open, setOpen] = useState(false);
+  const query = new URLSearchParams(base);
+  query.set('kind', group.kind);
+  query.set('sync_id', group.syncId);
+  query.set('limit', String(LISTED_AT_MOST));
+  const records = useApi<ChangesData>(open ? `/changes?${query.toString()}` : null);
+  return (
+    <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary class="small">
+        List {group.count === 1 ? 'it' : `the ${count.format(group.count)} records`}
+      </summary>
+      <ErrorMessage error={records.error} onRetry={records.reload} />
+      {records.data !== undefined && (
+        <ul class="membership-records small">
+          {records.data.changes.map((c) => (
+            <li key={c.id}>
+              <Link to={{ view: 'instance', id: String(c.instance.id), ...keep }}>
+                {c.instance.instance_name === c.instance.instance_id
+                  ? c.instance.instance_id
+                  : `${c.instance.instance_name} (${c.instance.instance_id})`}
+              </Link>{' '}
+              in {regionLabel(c.instance.region_code)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
   );
 }

@@ -1,16 +1,26 @@
-// Changes: what syncs changed (GET /changes, D40). It opens on price changes, rises and drops,
-// newest first with their total; additions, removals and returns come on request (`show=all`),
-// one line per sync and kind. Filters and the page are in the URL (D50); `kind` (one kind) still
-// narrows to that kind, as older links expect.
+// Changes: what syncs changed (GET /changes, D40, ADR 0022). It opens on price changes, rises
+// and drops, newest first with their total: one request per page (`order=newest`,
+// `summary=true`). Additions, removals and returns come on request (`show=all`), one line per
+// sync and kind from a summary. Filters and the page are in the URL (D50); `kind` (one kind)
+// still narrows to that kind, as older links expect.
 import { ErrorMessage, Link, Status } from '../components';
 import { count, dateTime, money, percent } from '../format';
 import { CHANGE_KIND_LABEL, CHANGE_KINDS, type ChangeItem } from '../model';
 import { cityName, providerLabel, regionLabel, regions } from '../places';
 import { navigate } from '../url-state';
-import { useWholeFeed } from './changes-feed';
+import { useApi } from '../use-api';
+import type { ChangesData } from '../model';
+import { useChangesPage } from './changes-page';
 import { MEMBERSHIP_KINDS, MembershipChanges } from './changes-membership';
 import { displayOf } from './instances';
-import { FilterForm, Pager, providerOptions, SelectField } from './table-parts';
+import {
+  FilterForm,
+  pageParam,
+  pageValue,
+  Pager,
+  providerOptions,
+  SelectField,
+} from './table-parts';
 import './changes.css';
 
 const FILTER_PARAMS = ['provider', 'region', 'since', 'until'] as const;
@@ -34,8 +44,8 @@ function kindChoice(params: URLSearchParams): string {
   return params.get('show') === 'all' ? 'all' : '';
 }
 
-/** One /changes query per kind for the URL's state (paging is the feed reader's). */
-export function changesQueries(params: URLSearchParams): string[] {
+/** The URL's filters and currency as /changes parameters (no kind, no paging). */
+export function changesFilters(params: URLSearchParams): URLSearchParams {
   const base = new URLSearchParams();
   for (const name of FILTER_PARAMS) {
     const value = params.get(name);
@@ -43,21 +53,25 @@ export function changesQueries(params: URLSearchParams): string[] {
   }
   const currency = displayOf(params).currency;
   if (currency !== 'USD') base.set('currency', currency);
-  return changeKinds(params).map((kind) => {
-    const query = new URLSearchParams(base);
-    query.set('kind', kind);
-    return query.toString();
-  });
+  return base;
+}
+
+/** `base` narrowed to `kinds` (none: undefined, nothing to ask), with more parameters. */
+function kindQuery(
+  base: URLSearchParams,
+  kinds: readonly string[],
+  more: Record<string, string>,
+): string | undefined {
+  if (kinds.length === 0) return undefined;
+  const query = new URLSearchParams(base);
+  query.set('kind', kinds.join(','));
+  for (const [name, value] of Object.entries(more)) query.set(name, value);
+  return query.toString();
 }
 
 /** Changing a filter starts again at the first page. */
 function setFilter(name: string, value: string): void {
   navigate({ [name]: value, page: undefined });
-}
-
-/** Newest first: by time, then by feed id (a sync's items share their time). */
-function newestFirst(a: ChangeItem, b: ChangeItem): number {
-  return a.at === b.at ? b.id - a.id : a.at < b.at ? 1 : -1;
 }
 
 function windowText(params: URLSearchParams): string {
@@ -69,23 +83,31 @@ function windowText(params: URLSearchParams): string {
 
 export function ChangesView({ params }: { params: URLSearchParams }) {
   const kinds = changeKinds(params);
-  const feed = useWholeFeed(changesQueries(params));
-  const items = feed.items ?? [];
-  const priceChanges = items
-    .filter((c) => (PRICE_KINDS as readonly string[]).includes(c.kind))
-    .sort(newestFirst);
-  const membership = items.filter((c) => (MEMBERSHIP_KINDS as readonly string[]).includes(c.kind));
-  const showsPrices = kinds.some((k) => (PRICE_KINDS as readonly string[]).includes(k));
-  const showsMembership = kinds.some((k) => (MEMBERSHIP_KINDS as readonly string[]).includes(k));
+  const base = changesFilters(params);
+  const priceKinds = kinds.filter((k) => (PRICE_KINDS as readonly string[]).includes(k));
+  const membershipKinds = kinds.filter((k) => (MEMBERSHIP_KINDS as readonly string[]).includes(k));
+  const showsPrices = priceKinds.length > 0;
+  const showsMembership = membershipKinds.length > 0;
+  const priceQuery = kindQuery(base, priceKinds, {
+    order: 'newest',
+    summary: 'true',
+    limit: String(CHANGES_PAGE_SIZE),
+  });
+  const prices = useChangesPage(priceQuery, pageParam(params));
+  // Only the summary is read: its one item is not shown.
+  const membershipQuery = kindQuery(base, membershipKinds, { summary: 'true', limit: '1' });
+  const membership = useApi<ChangesData>(
+    membershipQuery === undefined ? null : `/changes?${membershipQuery}`,
+  );
   const currency = displayOf(params).currency;
   const get = (name: string) => params.get(name) ?? '';
   const provider = get('provider');
   const keep = { currency: params.get('currency') ?? undefined };
-  const pages = Math.max(1, Math.ceil(priceChanges.length / CHANGES_PAGE_SIZE));
-  const page = Math.min(pages, Math.max(1, Number(params.get('page')) || 1));
-  const shown = priceChanges.slice((page - 1) * CHANGES_PAGE_SIZE, page * CHANGES_PAGE_SIZE);
-  const rises = priceChanges.filter((c) => c.kind === 'price_increased').length;
-  const atLeast = feed.complete ? '' : 'at least ';
+  const summary = prices.data?.summary;
+  const total = summary?.total ?? 0;
+  const rises = summary?.kinds.price_increased ?? 0;
+  const pages = Math.max(1, Math.ceil(total / CHANGES_PAGE_SIZE));
+  const shown = prices.data?.changes ?? [];
   const when = windowText(params);
   return (
     <section aria-labelledby="changes-title">
@@ -160,40 +182,41 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
           />
         </div>
       </FilterForm>
-      <ErrorMessage error={feed.error} onRetry={feed.reload} />
+      {showsPrices && <ErrorMessage error={prices.error} onRetry={prices.reload} />}
       {showsPrices && (
         <>
           <h2 id="price-changes-title">Price changes</h2>
-          <Status loading={feed.loading}>
-            {feed.items === undefined
-              ? feed.loading
+          <Status loading={prices.loading}>
+            {summary === undefined
+              ? prices.loading
                 ? 'Loading changes…'
                 : ''
-              : priceChanges.length === 0
+              : total === 0
                 ? `No price changes ${when}.`
-                : `${atLeast}${count.format(priceChanges.length)} price change${priceChanges.length === 1 ? '' : 's'} ${when}: ${count.format(rises)} up, ${count.format(priceChanges.length - rises)} down. Newest first.`}
+                : `${count.format(total)} price change${total === 1 ? '' : 's'} ${when}: ${count.format(rises)} up, ${count.format(total - rises)} down. Newest first.`}
           </Status>
           {shown.length > 0 && (
             <PriceChangesTable changes={shown} currency={currency} keep={keep} />
           )}
           {pages > 1 && (
             <Pager
-              page={page}
+              page={prices.page}
               pages={pages}
-              onPage={(p) => navigate({ page: p > 1 ? String(p) : undefined })}
+              onPage={(p) => navigate({ page: pageValue(p) })}
             />
           )}
         </>
       )}
+      {showsMembership && <ErrorMessage error={membership.error} onRetry={membership.reload} />}
       {showsMembership && (
         <>
           <h2>Added, removed and returned</h2>
-          {feed.items !== undefined && (
-            <MembershipChanges items={membership} complete={feed.complete} keep={keep} />
+          {membership.data?.summary !== undefined && (
+            <MembershipChanges summary={membership.data.summary} base={base} keep={keep} />
           )}
         </>
       )}
-      {!showsMembership && feed.items !== undefined && (
+      {!showsMembership && summary !== undefined && (
         <p>
           <Link to={{ ...Object.fromEntries(params), show: 'all', page: undefined }}>
             Also show additions and removals
