@@ -197,7 +197,7 @@ const ChangeSummary = Type.Object(
         sync_id: Type.String(),
         at: Type.String({ format: 'date-time', description: 'completed_at of the sync.' }),
         kind: StringEnum(CHANGE_KINDS),
-        provider: StringEnum(PROVIDER_NAMES),
+        provider: InstalledEnum(PROVIDER_NAMES),
         count: Type.Integer(),
       }),
       {
