@@ -58,9 +58,3 @@ export interface InstancePage {
   /** All records matching the filter, read in the same snapshot as the page. */
   readonly total: number;
 }
-
-export interface CandidateQuery {
-  readonly minMemoryMb: number;
-  readonly providers?: readonly ProviderName[];
-  readonly regions?: readonly string[];
-}

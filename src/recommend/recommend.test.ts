@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidate } from './fixtures/candidates.js';
-import { buildRecommendations, candidateQueryFor } from './recommend.js';
+import { buildRecommendations } from './recommend.js';
 import { parseRecommendRequest } from './validate-request.js';
 import type { RecommendRequest } from './validate-request.js';
 
@@ -130,19 +130,5 @@ describe('buildRecommendations', () => {
     expect(JSON.stringify(data)).toBe(
       '{"requirements":{"min_memory_mb":1152,"min_vcpu":1,"breakdown":{"redis":"256MB","nginx":"128MB","os_overhead":"768MB"}},"recommendations":[]}',
     );
-  });
-});
-
-describe('candidateQueryFor', () => {
-  it('asks the store for the required memory and the filters', () => {
-    expect(
-      candidateQueryFor(request({ stack: ['mongodb'], scale: 'small', regions: ['nrt'] })),
-    ).toEqual({
-      minMemoryMb: 1792,
-      regions: ['nrt'],
-    });
-    expect(candidateQueryFor(request({ stack: ['docker'], scale: 'small' }))).toEqual({
-      minMemoryMb: 1792,
-    });
   });
 });

@@ -3,7 +3,6 @@
 
 import { moneyView, type MoneyView } from '../fx/convert.js';
 import { currencyBudgetText, type BudgetText } from './budget-text.js';
-import type { CandidateQuery } from '../catalog/record-query.js';
 import { prosAndCons } from './pros-cons.js';
 import { recommend } from './rank.js';
 import type { Candidate } from './rank.js';
@@ -57,16 +56,6 @@ export interface RecommendationDto {
 export interface RecommendData {
   readonly requirements: RequirementsDto;
   readonly recommendations: readonly RecommendationDto[];
-}
-
-/** What to ask the store for: records that can match this request (D28, D30 filters). */
-export function candidateQueryFor(request: RecommendRequest): CandidateQuery {
-  const { minMemoryMb } = computeRequirements(request.stack, request.scale);
-  return {
-    minMemoryMb,
-    ...(request.providers === undefined ? {} : { providers: request.providers }),
-    ...(request.regions === undefined ? {} : { regions: request.regions }),
-  };
 }
 
 /** A D58 fit as the response shows it: rounded half away from zero to 4 decimals. */

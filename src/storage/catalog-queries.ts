@@ -18,7 +18,6 @@ import type {
 import { containsPattern } from '../catalog/text-search.js';
 import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
 import type {
-  CandidateQuery,
   InstanceFilter,
   InstancePage,
   InstanceQuery,
@@ -298,29 +297,6 @@ export async function selectInstancePage(
     totals.set(key, total);
   }
   return { ids: pageIds, rows, total };
-}
-
-/**
- * Recommendation candidates (D28), cheapest first then by id. An empty providers or regions
- * list matches nothing (it names no allowed value); omit the field for "any".
- */
-export async function selectCandidates(
-  db: Executor,
-  query: CandidateQuery,
-): Promise<readonly InstanceRow[]> {
-  if (query.providers?.length === 0 || query.regions?.length === 0) return [];
-  const minMemory = Math.ceil(finite(query.minMemoryMb, 'minMemoryMb'));
-  let candidates = availableRecords(db).where('i.memory_mb', '>=', minMemory);
-  if (query.providers !== undefined)
-    candidates = candidates.where('pv.name', 'in', query.providers);
-  if (query.regions !== undefined)
-    candidates = candidates.where('r.region_code', 'in', query.regions);
-  const rows = await candidates
-    .select(INSTANCE_RECORD_COLUMNS)
-    .orderBy('p.monthly_micros', 'asc')
-    .orderBy('p.id', 'asc')
-    .execute();
-  return rows.map(toInstanceRow);
 }
 
 /** Number of available records (0 on a first start, before any sync). */

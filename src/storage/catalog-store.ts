@@ -1,8 +1,7 @@
 import type { CatalogScan, CatalogSnapshot } from '../catalog/catalogues.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { DataSource, ProviderCatalog } from '../catalog/offers.js';
-import type { CandidateQuery, InstancePage, InstanceQuery } from '../catalog/record-query.js';
-import type { InstanceRow } from '../catalog/records.js';
+import type { InstancePage, InstanceQuery } from '../catalog/record-query.js';
 import type { HistoryStore } from './history-store.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -109,8 +108,6 @@ export interface CatalogStore {
    * (scanCatalog collected): for tests and tools. The index loads through scanCatalog.
    */
   readCatalog(): Promise<CatalogSnapshot>;
-  /** Available records with memory >= minMemoryMb, for recommendations. */
-  findCandidates(query: CandidateQuery): Promise<readonly InstanceRow[]>;
   /**
    * Replaces one provider's catalogue atomically (D22): upserts what the catalogue holds, marks
    * the provider's records that it no longer holds as unavailable (D15), appends the run to

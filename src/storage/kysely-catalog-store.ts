@@ -4,12 +4,11 @@ import type { Kysely } from 'kysely';
 import type { CatalogScan, CatalogSnapshot } from '../catalog/catalogues.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { ProviderCatalog } from '../catalog/offers.js';
-import type { CandidateQuery, InstancePage, InstanceQuery } from '../catalog/record-query.js';
+import type { InstancePage, InstanceQuery } from '../catalog/record-query.js';
 import type { InstanceRow } from '../catalog/records.js';
 import { applyProviderCatalogInTransaction } from './catalog-apply.js';
 import {
   countAvailableRecords,
-  selectCandidates,
   selectCatalogVersion,
   selectInstancePage,
   selectKnownPage,
@@ -128,10 +127,6 @@ export class KyselyCatalogStore implements CatalogStore {
       for await (const page of pages) rows.push(...page);
       return { version, lastSuccessfulSync, rows };
     });
-  }
-
-  async findCandidates(query: CandidateQuery): Promise<readonly InstanceRow[]> {
-    return await selectCandidates(this.#db(), query);
   }
 
   async applyProviderCatalog(

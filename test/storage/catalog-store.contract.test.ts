@@ -3,7 +3,6 @@
 // PostgreSQL schema that is dropped afterwards, so parallel files and runs never collide.
 import { describeStoreBackend, storeBackends } from '../support/backends.js';
 import { applyContract } from './contract/apply-contract.js';
-import { candidatesContract } from './contract/candidates-contract.js';
 import { historyContract } from './contract/history-contract.js';
 import { lockContract } from './contract/lock-contract.js';
 import { priceHistoryContract } from './contract/price-history-contract.js';
@@ -15,7 +14,6 @@ for (const backend of await storeBackends()) {
     const ctx = useFreshStore(backend);
     historyContract(ctx);
     queryContract(ctx);
-    candidatesContract(ctx);
     applyContract(ctx);
     lockContract(ctx);
     priceHistoryContract(ctx);
