@@ -1,7 +1,8 @@
 // The catalogue index on its own (no database): JSON bytes, lookups, the records in price order
 // (what /recommend ranks), and the other-currency memo's bound.
 import { describe, expect, it } from 'vitest';
-import { CatalogIndex, CONVERTED_JSON_MAX_BYTES } from '../../src/catalog/index/catalog-index.js';
+import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
+import { CONVERTED_JSON_MAX_BYTES } from '../../src/catalog/index/record-texts.js';
 import { toInstanceRecord } from '../../src/catalog/instance-json.js';
 import { moneyView } from '../../src/fx/convert.js';
 import type { LoadedRates } from '../../src/fx/rate-table.js';

@@ -26,8 +26,6 @@ import { RecordSelection } from './record-selection.js';
 import { RecordTexts } from './record-texts.js';
 import { lowerBound } from './sort-orders.js';
 
-export { CONVERTED_JSON_MAX_BYTES } from './record-texts.js';
-
 function pageBounds(limit: number, offset: number): void {
   if (!Number.isSafeInteger(limit) || limit < 1) {
     throw new RangeError('limit must be a positive integer');
