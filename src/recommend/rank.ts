@@ -2,6 +2,7 @@
 // each (match_score, D28) and measure its fits (D58), keep the best record of each (provider,
 // instance type) in the order of one comparator, cut to the limit.
 
+import { recordColumns, type RecordColumns } from '../catalog/index/record-columns.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
 import { matchScore, scoreParts } from './score.js';
@@ -112,8 +113,8 @@ export function fitsOf(
 }
 
 /** fitsOf(...).tieBreak without making the object (ranking reads it for every candidate). */
-export function tieBreakOf(
-  c: Candidate,
+function tieBreakOf(
+  c: Pick<Candidate, 'memoryMb' | 'vcpu' | 'monthlyMicros' | 'storageGb'>,
   criteria: Pick<ScoreCriteria, 'minMemoryMb' | 'minVcpu'>,
   cheapestMonthlyMicros: number,
 ): number {
@@ -150,18 +151,27 @@ function compareBest(score: number, tieBreak: number, c: Candidate, b: Ordered<C
 export function recommend<C extends Candidate>(
   records: readonly C[],
   criteria: RankCriteria,
+  /** The records' numbers as columns (CatalogIndex.byMonthlyPriceColumns for its list). */
+  columns: RecordColumns = recordColumns(records),
 ): RankResult<C> {
+  const { memoryMb, vcpu, monthlyMicros, storageGb } = columns;
+  const { minMemoryMb } = criteria;
+  const filtered = criteria.providers !== undefined || criteria.regions !== undefined;
+  /** isCandidate on the columns; the row is read only when a provider or region filter is given. */
+  const fits = (i: number): boolean =>
+    memoryMb[i]! >= minMemoryMb && (!filtered || isCandidate(records[i]!, criteria));
   // 1. The cheapest candidate (over-budget ones count for it, D58), and the prices option counts
   // refer to: within the budget when one is given.
   const budget = criteria.budgetMaxMicros ?? Infinity;
   const countedPrices: number[] = [];
   let candidateCount = 0;
   let cheapest = Infinity;
-  for (const c of records) {
-    if (!isCandidate(c, criteria)) continue;
+  for (let i = 0; i < records.length; i++) {
+    if (!fits(i)) continue;
+    const monthly = monthlyMicros[i]!;
     candidateCount += 1;
-    if (c.monthlyMicros < cheapest) cheapest = c.monthlyMicros;
-    if (c.monthlyMicros <= budget) countedPrices.push(c.monthlyMicros);
+    if (monthly < cheapest) cheapest = monthly;
+    if (monthly <= budget) countedPrices.push(monthly);
   }
 
   // 2. Score and measure each, keeping the best `limit` plans, best first: `top` holds at most
@@ -171,13 +181,28 @@ export function recommend<C extends Candidate>(
   // This gives exactly "each plan's best record, all sorted, cut to the limit".
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
   const top: Ordered<C>[] = [];
-  for (const c of records) {
-    if (!isCandidate(c, criteria)) continue;
-    const score = matchScore(c, criteria);
+  for (let i = 0; i < records.length; i++) {
+    if (!fits(i)) continue;
+    const numbers = {
+      memoryMb: memoryMb[i]!,
+      vcpu: vcpu[i]!,
+      monthlyMicros: monthlyMicros[i]!,
+      storageGb: storageGb[i]!,
+    };
+    const score = matchScore(numbers, criteria);
     const last = top[limit - 1];
     if (last !== undefined && score < last.score) continue;
-    const tieBreak = tieBreakOf(c, criteria, cheapest);
-    if (limit <= 0 || (last !== undefined && compareBest(score, tieBreak, c, last) >= 0)) continue;
+    const tieBreak = tieBreakOf(numbers, criteria, cheapest);
+    if (limit <= 0) continue;
+    // compareBest against the last kept, reading the row only on a tie of every number.
+    if (last !== undefined) {
+      const order =
+        last.score - score ||
+        last.tieBreak - tieBreak ||
+        numbers.monthlyMicros - last.candidate.monthlyMicros;
+      if (order > 0 || (order === 0 && records[i]!.id >= last.candidate.id)) continue;
+    }
+    const c = records[i]!;
     const samePlan = top.findIndex(
       (t) => t.candidate.instanceId === c.instanceId && t.candidate.providerName === c.providerName,
     );

@@ -1,6 +1,7 @@
 // The one entry the POST /recommend route (and the CLI) calls: requirements, ranking and the
 // response's `data` in wire shape (section 4.4). Pure: the caller reads the candidates.
 
+import type { RecordColumns } from '../catalog/index/record-columns.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
 import { currencyBudgetText, type BudgetText } from './budget-text.js';
 import { prosAndCons } from './pros-cons.js';
@@ -75,6 +76,8 @@ export function buildRecommendations(
   money: MoneyView = moneyView(undefined, 'USD'),
   /** Prices observed at or before this instant (epoch ms) are stale (D57); none by default. */
   staleAtOrBefore = -Infinity,
+  /** The candidates' numbers as columns (CatalogIndex.byMonthlyPriceColumns); made if absent. */
+  columns?: RecordColumns,
 ): RecommendData {
   const requirements = computeRequirements(request.stack, request.scale);
   // A budget in another currency compares the converted, displayed price (D43): with monotonic
@@ -95,7 +98,7 @@ export function buildRecommendations(
     ...(request.providers === undefined ? {} : { providers: request.providers }),
     ...(request.regions === undefined ? {} : { regions: request.regions }),
   };
-  const { ranked, countedMonthlyMicros } = recommend(candidates, criteria);
+  const { ranked, countedMonthlyMicros } = recommend(candidates, criteria, columns);
   const recommendations = ranked.map((entry): RecommendationDto => {
     const c = entry.candidate;
     const { pros, cons } = prosAndCons(entry, {

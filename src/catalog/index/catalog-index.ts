@@ -23,6 +23,7 @@ import type { CatalogSnapshot } from '../catalogues.js';
 import type { InstanceRow } from '../records.js';
 import { IndexRows } from './index-rows.js';
 import { RecordSelection } from './record-selection.js';
+import { recordColumns, type RecordColumns } from './record-columns.js';
 import { RecordTexts } from './record-texts.js';
 import { lowerBound } from './sort-orders.js';
 
@@ -58,6 +59,8 @@ export class CatalogIndex {
   readonly records: readonly InstanceRow[];
   /** Every available record, monthly price ascending then id ascending. Frozen. */
   readonly byMonthlyPrice: readonly InstanceRow[];
+  /** byMonthlyPrice's numbers as columns, for a pass over every record (record-columns.ts). */
+  readonly byMonthlyPriceColumns: RecordColumns;
 
   readonly #ids: Float64Array;
   /** The records' API JSON, by position. */
@@ -83,6 +86,7 @@ export class CatalogIndex {
     this.byMonthlyPrice = Object.freeze(
       Array.from(this.#selection.order('monthly_price', 'asc'), (p) => rows[p]!),
     );
+    this.byMonthlyPriceColumns = recordColumns(this.byMonthlyPrice);
   }
 
   /**
