@@ -238,7 +238,7 @@ function PriceChangesTable({
 }) {
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="price-changes-title">
-      <table class="data">
+      <table class="data stack">
         <caption class="visually-hidden">Price changes, newest first</caption>
         <thead>
           <tr>
@@ -271,15 +271,24 @@ function PriceChangesTable({
                   {providerLabel(c.instance.provider)} · {regionLabel(c.instance.region_code)}
                 </span>
               </th>
-              <td class={`num ${c.change_pct === null ? '' : c.change_pct > 0 ? 'up' : 'down'}`}>
+              <td
+                class={`num card-l ${c.change_pct === null ? '' : c.change_pct > 0 ? 'up' : 'down'}`}
+                data-label="Change"
+              >
                 {c.change_pct === null ? '—' : percent(c.change_pct)}
               </td>
-              <td class="num">{c.new === null ? '—' : money(c.new.monthly_price, currency)}</td>
-              <td class="num">{c.old === null ? '—' : money(c.old.monthly_price, currency)}</td>
-              <td>
+              <td class="num card-price" data-label={`After (${currency}/month)`}>
+                {c.new === null ? '—' : money(c.new.monthly_price, currency)}
+              </td>
+              <td class="num card-r" data-label="Before">
+                {c.old === null ? '—' : money(c.old.monthly_price, currency)}
+              </td>
+              <td class="card-l" data-label="Kind">
                 <span class={`badge kind-${c.kind}`}>{CHANGE_KIND_LABEL[c.kind] ?? c.kind}</span>
               </td>
-              <td>{dateTime(c.at)}</td>
+              <td class="card-r" data-label="When">
+                {dateTime(c.at)}
+              </td>
             </tr>
           ))}
         </tbody>
