@@ -10,7 +10,7 @@ import { InstancesView } from './views/instances';
 import { lazyView } from './lazy-view';
 import { StaleNotice } from './freshness';
 import type { HealthReport } from './model';
-import { usePlaces } from './places';
+import { placesAnswer, usePlaces } from './places';
 import { HealthContext } from './provenance';
 import { useApi } from './use-api';
 import './styles.css';
@@ -149,12 +149,15 @@ function App({ keyFromLink }: { keyFromLink: boolean }) {
 
 /**
  * The view under the stale-price notice (D57). The view is mounted at once (its requests start)
- * but shown only when /health has answered, so a notice that appears never pushes a painted view
- * down (a layout shift).
+ * but shown only when /health and the places have answered, so neither a notice that appears
+ * nor a label that changes moves a painted view (a layout shift).
  */
 function Checked({ children }: { children: preact.ComponentChildren }) {
   const health = useApi<HealthReport>('/health');
-  const settled = health.data !== undefined || health.error !== undefined;
+  // The names of providers and places (GET /regions) arrive beside /health; waiting for both
+  // keeps a painted label from changing width when they come.
+  const settled =
+    (health.data !== undefined || health.error !== undefined) && !placesAnswer().loading;
   return (
     <HealthContext.Provider value={health}>
       <div hidden={!settled}>
