@@ -204,16 +204,22 @@ describe.skipIf(skip !== undefined)(
       expect(await page.locator('tr.cheapest').first().textContent()).toContain(
         `$${cheapest.toFixed(2)}`,
       );
-      // The regions side by side are /instance-types' row for this type: its cheapest region is
-      // the one marked.
+      // The regions side by side are /instance-types' row for this type. Ties are ties: every
+      // region at the lowest price is marked, only those, and the API's cheapest region is one.
       const types = await json<{
         data: { instance_types: { instance_id: string; cheapest_region: string }[] };
       }>(`/instance-types?provider=provider_c&q=${record.instance_id}&limit=100`, id);
       const type = types.data.instance_types.find((t) => t.instance_id === record.instance_id)!;
-      expect(await page.locator('tr.cheapest').count()).toBe(1);
-      expect(await page.locator('tr.cheapest').textContent()).toContain(
-        `(${type.cheapest_region})`,
-      );
+      const atCheapest = same.filter((r) => r.pricing.monthly_price === cheapest);
+      expect(await page.locator('tr.cheapest').count()).toBe(atCheapest.length);
+      for (const r of atCheapest) {
+        expect(await page.locator('tr.cheapest', { hasText: r.region.region_code }).count()).toBe(
+          1,
+        );
+      }
+      expect(
+        await page.locator('tr.cheapest', { hasText: `(${type.cheapest_region})` }).count(),
+      ).toBe(1);
       // The chart: an image with a text summary, one dot per price period.
       const chart = page.getByRole('img', { name: /Price history/ });
       await chart.waitFor();
@@ -253,6 +259,29 @@ describe.skipIf(skip !== undefined)(
       await page.getByRole('link', { name: 'Changes' }).click();
       await expect.poll(() => search(page).get('view')).toBe('changes');
       expect(search(page).get('currency')).toBe('JPY');
+    });
+
+    it('instance page: every region at the lowest price is marked cheapest (ties are ties)', async () => {
+      const probe = session.newClient();
+      // Vultr sells most plans at one price in every city: find a type with a tie at its lowest.
+      const all = await json<InstancesAnswer>('/instances?provider=provider_b&limit=100', probe);
+      const byType = new Map<string, Row[]>();
+      for (const r of all.data.instances) {
+        byType.set(r.instance_id, [...(byType.get(r.instance_id) ?? []), r]);
+      }
+      const [, tied] = [...byType].find(([, rows]) => {
+        const lowest = Math.min(...rows.map((r) => r.pricing.monthly_price));
+        return rows.filter((r) => r.pricing.monthly_price === lowest).length > 1;
+      })!;
+      const lowest = Math.min(...tied.map((r) => r.pricing.monthly_price));
+      const atLowest = tied.filter((r) => r.pricing.monthly_price === lowest);
+      const { page } = await keyedPage(`/ui/?view=instance&id=${tied[0]!.id}`);
+      await expect.poll(() => page.locator('tr.cheapest').count()).toBe(atLowest.length);
+      for (const r of atLowest) {
+        expect(await page.locator('tr.cheapest', { hasText: r.region.region_code }).count()).toBe(
+          1,
+        );
+      }
     });
 
     it('instance page: an unknown id says so', async () => {

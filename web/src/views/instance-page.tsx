@@ -150,14 +150,14 @@ function RegionPrices({
   const regions = allRegions()
     .filter((g) => g.provider === record.provider.name)
     .map((g) => ({ code: g.region_code, city: cityName(g.city), country: g.country_code }));
-  const cheapestRegion = type?.cheapest_region;
+  const lowest = type?.min_monthly_price;
   return (
     <>
       <ErrorMessage error={answer.error} onRetry={answer.reload} />
       <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="regions-title">
         <table class="data" aria-busy={answer.loading}>
           <caption class="visually-hidden">
-            {record.instance_id} in each region; the cheapest is marked
+            {record.instance_id} in each region; the cheapest are marked
           </caption>
           <thead>
             <tr>
@@ -178,7 +178,8 @@ function RegionPrices({
           <tbody>
             {regions.map((g) => {
               const cell = type?.prices[g.code];
-              const isCheapest = cell !== undefined && g.code === cheapestRegion;
+              // Ties are ties: every region at the lowest price is the cheapest (as in Regions).
+              const isCheapest = cell !== undefined && cell.monthly_price === lowest;
               const isThis = cell?.id === record.id;
               return (
                 <tr key={g.code} class={isCheapest ? 'cheapest' : undefined}>
