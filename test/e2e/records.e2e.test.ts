@@ -255,7 +255,7 @@ describe.skipIf(skip !== undefined)(
       await expect
         .poll(() => monthly.textContent())
         .toBe(`¥${Math.round(inYen.data.instance.pricing.monthly_price).toLocaleString('en')}`);
-      // The currency goes with the menu to Changes (its prices: changes-explained.e2e.test.ts).
+      // The currency goes with the menu to Changes (its prices: views-explained.e2e.test.ts).
       await page.getByRole('link', { name: 'Changes' }).click();
       await expect.poll(() => search(page).get('view')).toBe('changes');
       expect(search(page).get('currency')).toBe('JPY');

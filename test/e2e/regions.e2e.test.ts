@@ -21,8 +21,6 @@ interface TypesAnswer {
 
 const skip = chromiumMissing();
 
-// Runs once the page is built with the view on (web/src/features.ts), i.e. when the server has
-// /instance-types.
 describe.skipIf(skip !== undefined)('regions side by side', { timeout: 120_000 }, () => {
   const session = keyedSession('10.80.0.');
   const keyedPage = session.keyedPage;

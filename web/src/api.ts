@@ -17,7 +17,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface ErrorDetails {
+interface ErrorDetails {
   readonly parameter?: string;
   readonly value?: unknown;
   readonly reason?: string;
@@ -74,19 +74,13 @@ async function request(path: string, init: RequestInit = {}): Promise<Response> 
     // Not our envelope (a proxy's page): fall through to a generic message.
   }
   const header = Number(response.headers.get('retry-after'));
-  const detail = body.error?.details?.['retry_after'];
-  const retryAfter =
-    Number.isFinite(header) && header > 0
-      ? header
-      : typeof detail === 'number'
-        ? detail
-        : undefined;
+  const details = detailsOf(body.error?.details);
   const error = new ApiError(
     response.status,
     body.error?.code ?? `HTTP_${response.status}`,
     body.error?.message ?? `The server answered ${response.status}`,
-    retryAfter,
-    detailsOf(body.error?.details),
+    Number.isFinite(header) && header > 0 ? header : details?.retry_after,
+    details,
   );
   if (response.status === 401) for (const listener of unauthorizedListeners) listener();
   throw error;

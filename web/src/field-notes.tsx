@@ -20,7 +20,7 @@ function blockStorageText(provider: string): string {
 }
 
 export function cellNote(r: InstanceRecord, field: NotedField): CellNote | undefined {
-  const note = r.field_notes?.[field];
+  const note = r.field_notes[field];
   if (note === undefined) return undefined;
   if (note === 'not_published') {
     return {

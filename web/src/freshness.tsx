@@ -3,12 +3,8 @@
 import { count } from './format';
 import type { HealthReport } from './model';
 import { providerLabel } from './places';
+import { day } from './provenance';
 import type { Loaded } from './use-api';
-
-/** `2024-02-21` from an ISO date-time: the day is what matters here. */
-function day(iso: string): string {
-  return iso.slice(0, 10);
-}
 
 /** `health`: the app's one /health request (main.tsx shows the view once it has answered). */
 export function StaleNotice({ health }: { health: Loaded<HealthReport> }) {
@@ -25,7 +21,7 @@ export function StaleNotice({ health }: { health: Loaded<HealthReport> }) {
             {i > 0 && (i === stale.length - 1 ? ' and ' : ', ')}
             {providerLabel(p.name)} prices were observed on{' '}
             <time dateTime={p.data_source!.observed_at}>{day(p.data_source!.observed_at)}</time> (
-            {count.format(p.data_source!.age_days ?? 0)} days ago)
+            {count.format(p.data_source!.age_days)} days ago)
           </span>
         ))}
         . Check the provider’s own price before you buy.

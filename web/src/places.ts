@@ -1,8 +1,8 @@
 // The providers, regions and cities the page names: the API's own (GET /regions, D56, with each
 // provider's display name), asked once per key when the page starts, never a copy of the API's
-// tables. The request runs beside the view's first one, so the first rows are not kept waiting;
-// until it answers (or when it fails) names fall back to the identifiers the API uses, which
-// every view can still show and send. The app re-renders when the places arrive, so every label
+// tables. The request runs beside the view's first one, and a view is shown once both /health
+// and it have answered (main.tsx), so no label changes width after it is painted; when it fails,
+// names fall back to the identifiers the API uses, which every view can still show and send. The app re-renders when the places arrive, so every label
 // below reads them (usePlaces in main.tsx).
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { apiJson } from './api';

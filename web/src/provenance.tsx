@@ -28,23 +28,25 @@ export function daysBetween(a: string, b: string): number {
   return Math.max(0, Math.floor(Math.abs(Date.parse(b) - Date.parse(a)) / DAY_MS));
 }
 
-/**
- * Each provider's data source from /health; undefined until /health has answered (or failed:
- * then none), so a table can wait for it instead of widening its cells when it comes.
- */
-export function useSources(): Sources | undefined {
+/** The app's /health answer; a view is shown only once it has answered (main.tsx). */
+export function useHealth(): Loaded<HealthReport> {
   const health = useContext(HealthContext);
-  if (health === undefined || health.loading) return undefined;
+  if (health === undefined) throw new Error('useHealth outside the app (main.tsx provides it)');
+  return health;
+}
+
+/** Each provider's data source from /health (none when /health failed). */
+export function useSources(): Sources {
   const sources: Record<string, DataSource> = {};
-  for (const p of health.data?.components.providers ?? []) {
+  for (const p of useHealth().data?.components.providers ?? []) {
     if (p.data_source) sources[p.name] = p.data_source;
   }
   return sources;
 }
 
-/** `2024-02-21` from an ISO date-time: the day is what matters here. */
+/** The day a record's price was observed. */
 export function observedDay(r: InstanceRecord): string {
-  return r.pricing.observed_at?.slice(0, 10) ?? '—';
+  return day(r.pricing.observed_at);
 }
 
 /**
@@ -60,28 +62,18 @@ export function shortSource(source: string): string {
 }
 
 /** Plain text for copy as CSV or Markdown: the day and the short source. */
-export function observedText(r: InstanceRecord, sources: Sources | undefined): string {
-  const source = sources?.[r.provider.name];
+export function observedText(r: InstanceRecord, sources: Sources): string {
+  const source = sources[r.provider.name];
   return source === undefined
     ? observedDay(r)
     : `${observedDay(r)} · ${shortSource(source.source)}`;
 }
 
-export function ObservedCell({
-  record,
-  sources,
-}: {
-  record: InstanceRecord;
-  sources: Sources | undefined;
-}) {
-  const source = sources?.[record.provider.name];
+export function ObservedCell({ record, sources }: { record: InstanceRecord; sources: Sources }) {
+  const source = sources[record.provider.name];
   return (
     <>
-      {record.pricing.observed_at === undefined ? (
-        '—'
-      ) : (
-        <time dateTime={record.pricing.observed_at}>{observedDay(record)}</time>
-      )}
+      <time dateTime={record.pricing.observed_at}>{observedDay(record)}</time>
       {source !== undefined && <span class="source"> · {shortSource(source.source)}</span>}
     </>
   );
@@ -104,7 +96,7 @@ export function SourcesNote({
         {listed.map((p) => (
           <li key={p}>
             <strong>{providerLabel(p)}</strong> ({sources[p]!.kind}, observed{' '}
-            {sources[p]!.observed_at.slice(0, 10)}): {sources[p]!.source}
+            {day(sources[p]!.observed_at)}): {sources[p]!.source}
           </li>
         ))}
       </ul>

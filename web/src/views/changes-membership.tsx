@@ -8,6 +8,7 @@ import { count, dateTime } from '../format';
 import { CHANGE_KIND_LABEL, type ChangesData } from '../model';
 import { providerLabel, regionLabel } from '../places';
 import { useApi } from '../use-api';
+import { nameText } from './instance-columns';
 
 export const MEMBERSHIP_KINDS = ['added', 'removed', 'returned'] as const;
 const VERB: Readonly<Record<string, string>> = {
@@ -114,9 +115,7 @@ function GroupRecords({
           {records.data.changes.map((c) => (
             <li key={c.id}>
               <Link to={{ view: 'instance', id: String(c.instance.id), ...keep }}>
-                {c.instance.instance_name === c.instance.instance_id
-                  ? c.instance.instance_id
-                  : `${c.instance.instance_name} (${c.instance.instance_id})`}
+                {nameText(c.instance)}
               </Link>{' '}
               in {regionLabel(c.instance.region_code)}
             </li>

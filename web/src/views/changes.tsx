@@ -12,6 +12,7 @@ import { useApi } from '../use-api';
 import type { ChangesData } from '../model';
 import { useChangesPage } from './changes-page';
 import { MEMBERSHIP_KINDS, MembershipChanges } from './changes-membership';
+import { nameText } from './instance-columns';
 import { displayOf } from './instances';
 import {
   FilterForm,
@@ -263,9 +264,7 @@ function PriceChangesTable({
             <tr key={c.id}>
               <th scope="row" class="name-col">
                 <Link to={{ view: 'instance', id: String(c.instance.id), ...keep }}>
-                  {c.instance.instance_name === c.instance.instance_id
-                    ? c.instance.instance_id
-                    : `${c.instance.instance_name} (${c.instance.instance_id})`}
+                  {nameText(c.instance)}
                 </Link>
                 <span class="small change-place">
                   {providerLabel(c.instance.provider)} · {regionLabel(c.instance.region_code)}

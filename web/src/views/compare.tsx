@@ -33,7 +33,7 @@ interface Attribute {
 function noted(label: string, field: NotedField): Attribute {
   return {
     label,
-    value: (r) => notedValue(r, field) ?? `${r.field_notes?.[field] ?? ''}`,
+    value: (r) => notedValue(r, field) ?? `${r.field_notes[field] ?? ''}`,
     text: (r) => <NotedCell record={r} field={field} />,
     numeric: true,
   };
@@ -93,13 +93,10 @@ function provenanceAttributes(sources: Sources): Attribute[] {
   return [
     {
       label: 'Price observed',
-      value: (r) => (r.pricing.observed_at === undefined ? '' : day(r.pricing.observed_at)),
-      text: (r) =>
-        r.pricing.observed_at === undefined ? (
-          'not known'
-        ) : (
-          <ObservedText observedAt={r.pricing.observed_at} source={sources[r.provider.name]} />
-        ),
+      value: (r) => day(r.pricing.observed_at),
+      text: (r) => (
+        <ObservedText observedAt={r.pricing.observed_at} source={sources[r.provider.name]} />
+      ),
     },
     {
       label: 'Price source',
@@ -112,24 +109,28 @@ function provenanceAttributes(sources: Sources): Attribute[] {
 /** Observation dates further apart than this are called out above the comparison. */
 export const FAR_APART_DAYS = 30;
 
-/** The records' observation dates, oldest first, when the oldest and newest are far apart. */
-function farApart(records: readonly InstanceRecord[]): InstanceRecord[] | undefined {
-  const dated = records
-    .filter((r) => r.pricing.observed_at !== undefined)
-    .sort((a, b) => Date.parse(a.pricing.observed_at) - Date.parse(b.pricing.observed_at));
-  if (dated.length < 2) return undefined;
-  const gap = daysBetween(dated[0]!.pricing.observed_at, dated.at(-1)!.pricing.observed_at);
-  return gap > FAR_APART_DAYS ? dated : undefined;
+/** The records oldest observation first, and the days between the oldest and the newest. */
+function observedSpan(records: readonly InstanceRecord[]): {
+  dated: InstanceRecord[];
+  gap: number;
+} {
+  const dated = [...records].sort(
+    (a, b) => Date.parse(a.pricing.observed_at) - Date.parse(b.pricing.observed_at),
+  );
+  const gap =
+    dated.length < 2
+      ? 0
+      : daysBetween(dated[0]!.pricing.observed_at, dated.at(-1)!.pricing.observed_at);
+  return { dated, gap };
 }
 
 function ObservedApart({ records }: { records: readonly InstanceRecord[] }) {
-  const dated = farApart(records);
-  if (dated === undefined) return null;
+  const { dated, gap } = observedSpan(records);
+  if (gap <= FAR_APART_DAYS) return null;
   // One entry per provider and day: three AWS records observed together are named once.
   const seen = new Map<string, InstanceRecord>();
   for (const r of dated) seen.set(`${r.provider.display_name} ${day(r.pricing.observed_at)}`, r);
   const entries = [...seen.values()];
-  const gap = daysBetween(dated[0]!.pricing.observed_at, dated.at(-1)!.pricing.observed_at);
   return (
     <p class="note observed-apart" role="note">
       <strong>Prices observed far apart.</strong>{' '}
@@ -171,7 +172,7 @@ export function CompareView({ params }: { params: URLSearchParams }) {
   const baseId = Number(params.get('base'));
   const base = records.find((r) => r.id === baseId);
   const onlyDiff = params.get('diff') === 'only';
-  const attributes = [...ATTRIBUTES, ...provenanceAttributes(useSources() ?? {})];
+  const attributes = [...ATTRIBUTES, ...provenanceAttributes(useSources())];
   const setIds = (next: number[]) =>
     navigate({
       ids: next.join(','),
@@ -249,16 +250,8 @@ export function CompareView({ params }: { params: URLSearchParams }) {
                         {nameText(r)}
                       </Link>
                       <div class="small">
-                        {r.provider.display_name} · {r.region.region_name}
-                        {r.pricing.observed_at !== undefined && (
-                          <>
-                            {' '}
-                            · observed{' '}
-                            <time dateTime={r.pricing.observed_at}>
-                              {day(r.pricing.observed_at)}
-                            </time>
-                          </>
-                        )}
+                        {r.provider.display_name} · {r.region.region_name} · observed{' '}
+                        <time dateTime={r.pricing.observed_at}>{day(r.pricing.observed_at)}</time>
                       </div>
                       <div class="head-actions">
                         <button

@@ -19,8 +19,8 @@ export interface Display {
   readonly unit: PriceUnit;
   readonly period: Period;
   readonly currency: string;
-  /** Each provider's data source (/health), for the Observed column; absent until known. */
-  readonly sources?: Sources;
+  /** Each provider's data source (/health), for the Observed column. */
+  readonly sources: Sources;
 }
 
 export interface Column {
@@ -164,7 +164,8 @@ export function visibleColumns(cols: string | null): Column[] {
   return shown.length === 0 ? COLUMNS.filter((c) => DEFAULT_COLUMNS.includes(c.id)) : shown;
 }
 
-export function nameText(r: InstanceRecord): string {
+/** `Nanode 1GB (g6-nanode-1)`, or the id alone when the name is the id. */
+export function nameText(r: Pick<InstanceRecord, 'instance_name' | 'instance_id'>): string {
   return r.instance_name === r.instance_id
     ? r.instance_id
     : `${r.instance_name} (${r.instance_id})`;

@@ -36,7 +36,7 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
   );
   const record = history.data?.instance;
   const keep = { currency: params.get('currency') ?? undefined };
-  const sources = useSources() ?? {};
+  const sources = useSources();
   return (
     <section aria-labelledby="instance-title">
       <h1 id="instance-title">{record === undefined ? 'Instance' : nameText(record)}</h1>
@@ -99,14 +99,7 @@ function Specs({
     ['Per vCPU', `${money(r.pricing.monthly_price_per_vcpu ?? undefined, currency)} / month`],
     ['Per GiB', `${money(r.pricing.monthly_price_per_gb ?? undefined, currency)} / month`],
     ['Available', r.pricing.available === 1 ? 'yes' : 'no (no longer offered)'],
-    [
-      'Price observed',
-      r.pricing.observed_at === undefined ? (
-        'not known'
-      ) : (
-        <ObservedText observedAt={r.pricing.observed_at} source={source} />
-      ),
-    ],
+    ['Price observed', <ObservedText observedAt={r.pricing.observed_at} source={source} />],
   ];
   return (
     <>

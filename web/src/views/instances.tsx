@@ -51,7 +51,8 @@ function pageSize(params: URLSearchParams): number {
   return (PAGE_SIZES as readonly number[]).includes(value) ? value : DEFAULT_PAGE_SIZE;
 }
 
-export function displayOf(params: URLSearchParams): Display {
+/** The URL's display choices (the sources come from /health, not the URL). */
+export function displayOf(params: URLSearchParams): Omit<Display, 'sources'> {
   const unit = params.get('unit');
   const period = params.get('period');
   return {
@@ -122,15 +123,12 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
   const columns = visibleColumns(params.get('cols'));
   const query = instancesQuery(params, display);
   const result = useApi<InstancesData>(`/instances?${query.toString()}`);
-  // After an error the last answer is for another question: it is not shown as this one's. The
-  // Observed column waits for the sources (/health), so no cell widens after the rows are shown.
-  const waiting = sources === undefined && columns.some((c) => c.id === 'observed');
-  const data = result.error === undefined && !waiting ? result.data : undefined;
+  // After an error the last answer is for another question: it is not shown as this one's.
+  const data = result.error === undefined ? result.data : undefined;
   const invalid = fieldError(
     result.error,
     FILTERS.map((f) => f.param),
   );
-  // The names the API gives the providers (D55, configurable) label every filter and view.
   const rows = data?.instances ?? NO_ROWS;
   const shownRows = useRowsInStages(rows);
   const total = data?.pagination.total ?? 0;
@@ -166,7 +164,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
           ? invalid !== undefined
             ? 'No results: the filters cannot be answered as they are (see the message under the filter).'
             : 'No results: the request failed (see the message above).'
-          : (result.loading || waiting) && data === undefined
+          : result.loading && data === undefined
             ? 'Loading instances…'
             : total === 0
               ? 'No instances match these filters.'
@@ -202,7 +200,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
         <table
           class="data stack"
           aria-rowcount={total + 1}
-          aria-busy={result.loading || waiting || shownRows.length < rows.length}
+          aria-busy={result.loading || shownRows.length < rows.length}
         >
           <caption class="visually-hidden">
             Instances
@@ -282,7 +280,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
         </table>
       </div>
       {columns.some((c) => c.id === 'observed') && (
-        <SourcesNote providers={rows.map((r) => r.provider.name)} sources={sources ?? {}} />
+        <SourcesNote providers={rows.map((r) => r.provider.name)} sources={sources} />
       )}
       <Pager page={current} pages={pages} onPage={(n) => navigate({ page: pageValue(n) })}>
         <label for="page-size">Rows per page</label>

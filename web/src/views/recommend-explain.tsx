@@ -9,16 +9,6 @@ import { providerLabel } from '../places';
 import { ObservedText, useSources, type Sources } from '../provenance';
 import './recommend.css';
 
-/** D58's fits, each rounded to 4 decimals by the API. */
-export interface ScoreBreakdown {
-  memory_fit: number;
-  vcpu_fit: number;
-  price_fit: number;
-  storage_fit: number;
-  tie_break: number;
-}
-type Explained = Recommendation & { score_breakdown?: ScoreBreakdown };
-
 const FITS = [
   { key: 'memory_fit', label: 'Memory fit', weight: 0.4 },
   { key: 'vcpu_fit', label: 'vCPU fit', weight: 0.3 },
@@ -29,7 +19,7 @@ const FITS = [
 /** What each fit measures, in words, for this recommendation and requirement. */
 function fitWords(
   key: (typeof FITS)[number]['key'],
-  r: Explained,
+  r: Recommendation,
   need: RecommendData['requirements'],
 ): string {
   switch (key) {
@@ -56,9 +46,8 @@ function FitBar({ value }: { value: number }) {
   );
 }
 
-function Fits({ r, need }: { r: Explained; need: RecommendData['requirements'] }) {
+function Fits({ r, need }: { r: Recommendation; need: RecommendData['requirements'] }) {
   const b = r.score_breakdown;
-  if (b === undefined) return null;
   return (
     <div class="fits">
       <h4>
@@ -82,7 +71,7 @@ function Fits({ r, need }: { r: Explained; need: RecommendData['requirements'] }
 }
 
 /** "+$4.00/month (+20.0%) against rank 1", or that it is rank 1 or costs the same. */
-function againstFirst(r: Explained, first: Explained, currency: string): string {
+function againstFirst(r: Recommendation, first: Recommendation, currency: string): string {
   if (r.rank === first.rank) return 'Rank 1: the price the others are measured against';
   const difference = r.price.monthly - first.price.monthly;
   if (difference === 0) return 'Same monthly price as rank 1';
@@ -99,13 +88,13 @@ function Card({
   currency,
   source,
 }: {
-  r: Explained;
-  first: Explained;
+  r: Recommendation;
+  first: Recommendation;
   need: RecommendData['requirements'];
   currency: string;
   source: DataSource | undefined;
 }) {
-  const priceCurrency = r.price.currency ?? currency;
+  const priceCurrency = r.price.currency;
   const dearer = r.price.monthly > first.price.monthly;
   return (
     <li class="card">
@@ -114,19 +103,15 @@ function Card({
           #{r.rank}
         </span>
         <h3>
-          {r.id !== undefined ? (
-            <Link
-              to={{
-                view: 'instance',
-                id: String(r.id),
-                currency: currency === 'USD' ? undefined : currency,
-              }}
-            >
-              {r.instance}
-            </Link>
-          ) : (
-            r.instance
-          )}
+          <Link
+            to={{
+              view: 'instance',
+              id: String(r.id),
+              currency: currency === 'USD' ? undefined : currency,
+            }}
+          >
+            {r.instance}
+          </Link>
         </h3>
         <span class="score" aria-label={`Match score ${r.match_score} of 100`}>
           {r.match_score}
@@ -182,8 +167,8 @@ function Sources({ providers, sources }: { providers: readonly string[]; sources
 
 export function Results({ data, currency }: { data: RecommendData; currency: string }) {
   const { requirements } = data;
-  const sources = useSources() ?? {};
-  const recommendations = data.recommendations as Explained[];
+  const sources = useSources();
+  const recommendations = data.recommendations;
   const first = recommendations[0];
   return (
     <>

@@ -5,10 +5,11 @@
 import { ErrorMessage, Link, Status } from '../components';
 import { count, gib, money } from '../format';
 import { FAMILIES, type InstanceTypeRow, type InstanceTypesData } from '../model';
-import { cities as allCities, cityName, placesLoaded, providerLabel, regions } from '../places';
+import { cities as allCities, cityName, placesAnswer, providerLabel, regions } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { fieldError } from './field-error';
+import { nameText } from './instance-columns';
 import { activeFilters, NumberFilter } from './filters';
 import { displayOf } from './instances';
 import {
@@ -75,9 +76,11 @@ export function instanceTypesQuery(params: URLSearchParams): URLSearchParams {
 }
 
 export function RegionsView({ params }: { params: URLSearchParams }) {
-  // The city columns are the API's: asked once the places are known.
+  // The city columns are the API's: asked once GET /regions has answered (or failed: then the
+  // API's default columns, and its error shown).
+  const places = placesAnswer();
   const answer = useApi<InstanceTypesData>(
-    placesLoaded() ? `/instance-types?${instanceTypesQuery(params).toString()}` : null,
+    places.loading ? null : `/instance-types?${instanceTypesQuery(params).toString()}`,
   );
   // After an error the last answer is for another question: it is not shown as this one's.
   const data = answer.error === undefined ? answer.data : undefined;
@@ -204,6 +207,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
           </label>
         </fieldset>
       </FilterForm>
+      <ErrorMessage error={places.error} />
       {invalid === undefined && <ErrorMessage error={answer.error} onRetry={answer.reload} />}
       <Status loading={answer.loading}>
         {answer.error !== undefined
@@ -303,11 +307,7 @@ function TypeRow({
         {cheapest === undefined ? (
           t.instance_id
         ) : (
-          <Link to={{ view: 'instance', id: String(cheapest.id), ...keep }}>
-            {t.instance_name === t.instance_id
-              ? t.instance_id
-              : `${t.instance_name} (${t.instance_id})`}
-          </Link>
+          <Link to={{ view: 'instance', id: String(cheapest.id), ...keep }}>{nameText(t)}</Link>
         )}
       </th>
       {showProvider && (

@@ -3,12 +3,12 @@ import { useState } from 'preact/hooks';
 import { apiJson } from '../api';
 import { ErrorMessage, Status } from '../components';
 import { count, dateTime } from '../format';
-import type { HealthReport, SyncResult } from '../model';
+import type { SyncResult } from '../model';
 import { providerLabel, providers } from '../places';
-import { useApi } from '../use-api';
+import { useHealth } from '../provenance';
 
 export function StatusView() {
-  const health = useApi<HealthReport>('/health');
+  const health = useHealth();
   const report = health.data;
   return (
     <section aria-labelledby="status-title">
@@ -53,17 +53,15 @@ export function StatusView() {
                     {p.data_source ? (
                       <>
                         {dateTime(p.data_source.observed_at)}
-                        {p.data_source.age_days !== undefined && (
-                          <div class="small">
-                            {count.format(p.data_source.age_days)} days ago
-                            {p.data_source.stale === true && (
-                              <>
-                                {' '}
-                                <span class="badge badge-degraded">stale</span>
-                              </>
-                            )}
-                          </div>
-                        )}
+                        <div class="small">
+                          {count.format(p.data_source.age_days)} days ago
+                          {p.data_source.stale && (
+                            <>
+                              {' '}
+                              <span class="badge badge-degraded">stale</span>
+                            </>
+                          )}
+                        </div>
                       </>
                     ) : (
                       '—'
