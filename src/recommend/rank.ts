@@ -5,8 +5,7 @@
 import { recordColumns, type RecordColumns } from '../catalog/index/record-columns.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
-import { matchScore, scoreParts } from './score.js';
-import type { ScoreCriteria, ScoreParts } from './score.js';
+import { matchScore, scoreParts, type ScoreCriteria, type ScoreParts } from './score.js';
 
 export const DEFAULT_RECOMMEND_LIMIT = 10;
 export const MAX_RECOMMEND_LIMIT = 50;
@@ -80,10 +79,8 @@ export interface RankResult<C extends Candidate = Candidate> {
   readonly candidateCount: number;
   /** The lowest monthly price among them (micro-dollars); undefined when there are none. */
   readonly cheapestMonthlyMicros: number | undefined;
-  /**
-   * Monthly prices (micro-dollars), ascending, of the candidates that option counts in pros and
-   * cons count: those within budget_max when one is given, else every candidate (D58).
-   */
+  /** Monthly prices, ascending, that pros and cons count options among: within budget_max
+   *  when one is given, else every candidate's (D58). */
   readonly countedMonthlyMicros: Float64Array;
 }
 
@@ -100,29 +97,37 @@ export function isCandidate(c: Candidate, criteria: RankCriteria): boolean {
  * D58's fits of a candidate. `cheapestMonthlyMicros` is the lowest monthly price among the
  * request's candidates; a free record (monthly 0) is the cheapest, so its price fit is 1.
  */
-export function fitsOf(
-  c: Candidate,
-  criteria: Pick<ScoreCriteria, 'minMemoryMb' | 'minVcpu'>,
-  cheapestMonthlyMicros: number,
-): Fits {
-  const memory = criteria.minMemoryMb / c.memoryMb;
-  const vcpu = Math.min(1, c.vcpu / criteria.minVcpu);
-  const price = c.monthlyMicros === 0 ? 1 : cheapestMonthlyMicros / c.monthlyMicros;
-  const storage = c.storageGb > 0 ? 1 : STORAGE_FIT_WITHOUT_LOCAL;
-  return { memory, vcpu, price, storage, tieBreak: tieBreakOf(c, criteria, cheapestMonthlyMicros) };
+export function fitsOf(c: Candidate, criteria: FitCriteria, cheapestMonthlyMicros: number): Fits {
+  const memory = memoryFit(c, criteria);
+  const vcpu = vcpuFit(c, criteria);
+  const price = priceFit(c, cheapestMonthlyMicros);
+  const storage = storageFit(c);
+  return { memory, vcpu, price, storage, tieBreak: weighted(memory, vcpu, price, storage) };
+}
+
+type FitInput = Pick<Candidate, 'memoryMb' | 'vcpu' | 'monthlyMicros' | 'storageGb'>;
+type FitCriteria = Pick<ScoreCriteria, 'minMemoryMb' | 'minVcpu'>;
+
+const memoryFit = (c: FitInput, criteria: FitCriteria) => criteria.minMemoryMb / c.memoryMb;
+const vcpuFit = (c: FitInput, criteria: FitCriteria) => Math.min(1, c.vcpu / criteria.minVcpu);
+const priceFit = (c: FitInput, cheapest: number) =>
+  c.monthlyMicros === 0 ? 1 : cheapest / c.monthlyMicros;
+const storageFit = (c: FitInput) => (c.storageGb > 0 ? 1 : STORAGE_FIT_WITHOUT_LOCAL);
+
+/** The tie-break value of four fits, in D58's order of terms. */
+function weighted(memory: number, vcpu: number, price: number, storage: number): number {
+  return (
+    MEMORY_WEIGHT * memory + VCPU_WEIGHT * vcpu + PRICE_WEIGHT * price + STORAGE_WEIGHT * storage
+  );
 }
 
 /** fitsOf(...).tieBreak without making the object (ranking reads it for every candidate). */
-function tieBreakOf(
-  c: Pick<Candidate, 'memoryMb' | 'vcpu' | 'monthlyMicros' | 'storageGb'>,
-  criteria: Pick<ScoreCriteria, 'minMemoryMb' | 'minVcpu'>,
-  cheapestMonthlyMicros: number,
-): number {
-  return (
-    MEMORY_WEIGHT * (criteria.minMemoryMb / c.memoryMb) +
-    VCPU_WEIGHT * Math.min(1, c.vcpu / criteria.minVcpu) +
-    PRICE_WEIGHT * (c.monthlyMicros === 0 ? 1 : cheapestMonthlyMicros / c.monthlyMicros) +
-    STORAGE_WEIGHT * (c.storageGb > 0 ? 1 : STORAGE_FIT_WITHOUT_LOCAL)
+function tieBreakOf(c: FitInput, criteria: FitCriteria, cheapestMonthlyMicros: number): number {
+  return weighted(
+    memoryFit(c, criteria),
+    vcpuFit(c, criteria),
+    priceFit(c, cheapestMonthlyMicros),
+    storageFit(c),
   );
 }
 
@@ -139,12 +144,12 @@ interface Ordered<C extends Candidate> {
  * ascending (a total order: ids are unique).
  */
 function compareBest(score: number, tieBreak: number, c: Candidate, b: Ordered<Candidate>): number {
-  return (
-    b.score - score ||
-    b.tieBreak - tieBreak ||
-    c.monthlyMicros - b.candidate.monthlyMicros ||
-    c.id - b.candidate.id
-  );
+  return compareNumbers(score, tieBreak, c.monthlyMicros, b) || c.id - b.candidate.id;
+}
+
+/** compareBest without the record id: 0 when score, tie-break and price are all equal. */
+function compareNumbers(score: number, tieBreak: number, monthly: number, b: Ordered<Candidate>) {
+  return b.score - score || b.tieBreak - tieBreak || monthly - b.candidate.monthlyMicros;
 }
 
 /** The recommendation list (D28, D30, D58) and what pros and cons compare with. */
@@ -158,7 +163,7 @@ export function recommend<C extends Candidate>(
   const { minMemoryMb } = criteria;
   const filtered = criteria.providers !== undefined || criteria.regions !== undefined;
   /** isCandidate on the columns; the row is read only when a provider or region filter is given. */
-  const fits = (i: number): boolean =>
+  const isCandidateAt = (i: number): boolean =>
     memoryMb[i]! >= minMemoryMb && (!filtered || isCandidate(records[i]!, criteria));
   // 1. The cheapest candidate (over-budget ones count for it, D58), and the prices option counts
   // refer to: within the budget when one is given.
@@ -167,7 +172,7 @@ export function recommend<C extends Candidate>(
   let candidateCount = 0;
   let cheapest = Infinity;
   for (let i = 0; i < records.length; i++) {
-    if (!fits(i)) continue;
+    if (!isCandidateAt(i)) continue;
     const monthly = monthlyMicros[i]!;
     candidateCount += 1;
     if (monthly < cheapest) cheapest = monthly;
@@ -182,7 +187,7 @@ export function recommend<C extends Candidate>(
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
   const top: Ordered<C>[] = [];
   for (let i = 0; i < records.length; i++) {
-    if (!fits(i)) continue;
+    if (!isCandidateAt(i)) continue;
     const numbers = {
       memoryMb: memoryMb[i]!,
       vcpu: vcpu[i]!,
@@ -193,13 +198,9 @@ export function recommend<C extends Candidate>(
     const last = top[limit - 1];
     if (last !== undefined && score < last.score) continue;
     const tieBreak = tieBreakOf(numbers, criteria, cheapest);
-    if (limit <= 0) continue;
     // compareBest against the last kept, reading the row only on a tie of every number.
     if (last !== undefined) {
-      const order =
-        last.score - score ||
-        last.tieBreak - tieBreak ||
-        numbers.monthlyMicros - last.candidate.monthlyMicros;
+      const order = compareNumbers(score, tieBreak, numbers.monthlyMicros, last);
       if (order > 0 || (order === 0 && records[i]!.id >= last.candidate.id)) continue;
     }
     const c = records[i]!;
