@@ -1,6 +1,6 @@
 // npx tsx bench/profile-recommend.ts [records=50000] [seconds=5] — where ranking a NEW POST
-// /recommend body spends its CPU, in-process: the bodies of bench/recommend-rank.ts over a
-// generated catalogue, under a V8 CPU profile (node:inspector), then the functions with the
+// /recommend body spends its CPU, in-process: rotating new bodies (stack pairs, scales, budgets)
+// over a generated catalogue, under a V8 CPU profile (node:inspector), then the functions with the
 // most self time. Prints them; writes nothing.
 import { Session } from 'node:inspector/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

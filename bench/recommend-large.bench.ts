@@ -3,8 +3,7 @@
 // logging to a file) on a generated catalogue (test/support/generate-catalog.ts). One request at
 // a time, so a request's latency is its own and not the queue's: every body is new to the answer
 // memo (stack pairs x scales x a budget never sent before), as a person trying requirements
-// sends them; the candidate lists are the server's own (kept per memory floor, built on first
-// sight). Reports client-side p50/p99 and the server's CPU per request (utime + stime from /proc,
+// sends them. Reports client-side p50/p99 and the server's CPU per request (utime + stime from /proc,
 // less disturbed by the machine's other load than latency is). With another checkout's path,
 // that tree's server answers the same bodies in alternating rounds (before/after in one run).
 // BENCH_RECORDS, BENCH_ROUNDS (3) and BENCH_REQUESTS (500 per round) change the run.
@@ -87,7 +86,7 @@ try {
     });
   }
   try {
-    // Warm-up: the code optimised and the first candidate lists built.
+    // Warm-up: the code optimised.
     for (const { app } of servers) await round(app, 200);
     const rounds = new Map<string, Round[]>(servers.map((s) => [s.name, []]));
     for (let r = 0; r < ROUNDS; r++) {

@@ -2,8 +2,8 @@
 // POST /recommend body, in-process (no HTTP, no memo): a generated catalogue
 // (test/support/generate-catalog.ts) built into a CatalogIndex, then prepare + compute for a
 // rotating set of bodies (every stack pair x scale x budget: what a UI slider sends; each body
-// is new to the answer memo). First each body once, in order, on a fresh index (a new
-// requirement also builds its candidate list): p50/p99 of those first askings. Then, with
+// is new to the answer memo). First each body once, in order, on a fresh index: p50/p99 of
+// those first askings. Then, with
 // another checkout's path, that tree's modules rank the same bodies over the same rows,
 // alternating rounds in one process, and each answer's JSON is compared byte for byte. Prints
 // milliseconds per first asking and microseconds per request; writes nothing.

@@ -130,7 +130,7 @@ const BREACHES: readonly {
     to: 'src/http/route-table.ts',
   },
   {
-    // src/providers/ does not exist yet in every branch: the rule covers it from the start.
+    // A provider folder that imports sync: the rule names src/providers/ by path.
     rule: 'providers-below-sync',
     file: 'src/providers/example/adapter.ts',
     specifier: '../../sync/sync-service.js',
