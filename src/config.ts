@@ -1,6 +1,7 @@
 // The only reader of process.env. Configuration is parsed once at start into a frozen, typed
 // object; a bad value stops start-up with a message naming the variable.
 import path from 'node:path';
+import { DEFAULT_DATA_STALE_DAYS } from './catalog/freshness.js';
 import type { ProviderName } from './catalog/model.js';
 import { digestKey, type KeyDigest } from './keys/key-digest.js';
 import type { ProviderDefinition } from './providers/provider-definition.js';
@@ -289,7 +290,7 @@ export function loadConfig(
     requestTimeoutMs,
     headersTimeoutMs,
     maxConnections: integer(env, 'MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
-    dataStaleDays: integer(env, 'DATA_STALE_DAYS', 90, 0, 36_500),
+    dataStaleDays: integer(env, 'DATA_STALE_DAYS', DEFAULT_DATA_STALE_DAYS, 0, 36_500),
     cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
     catalogVersionPollMs: duration(env, 'CATALOG_VERSION_POLL', 1_000),
     rateLimitMaxCounters: integer(env, 'RATE_LIMIT_MAX_COUNTERS', 250_000, 1_000, 10_000_000),

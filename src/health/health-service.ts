@@ -1,4 +1,5 @@
 // GET /health as a core service (spec 4.1, section 3, D32, D33, D11).
+import { ageDays, DEFAULT_DATA_STALE_DAYS } from '../catalog/freshness.js';
 import { PROVIDER_NAMES, type ProviderName } from '../catalog/model.js';
 import type { CounterStore } from '../infra/counter-store.js';
 import type { CatalogStore, ProviderSyncState } from '../storage/catalog-store.js';
@@ -9,9 +10,6 @@ import type { CatalogIndexStatus } from '../catalog/index/catalog-index-holder.j
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-/** D57: figures observed more than this many whole days ago are stale (DATA_STALE_DAYS). */
-export const DEFAULT_DATA_STALE_DAYS = 90;
 /** A dependency that does not answer within this is reported down rather than awaited. */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 
@@ -36,11 +34,6 @@ export interface DataSourceHealth {
   age_days: number;
   /** D57: age_days > DATA_STALE_DAYS. Shown, never folded into the status (D32 is unchanged). */
   stale: boolean;
-}
-
-/** D57's age in whole elapsed days, rounded down; never negative (a clock behind the upstream). */
-export function ageDays(observedAt: Date, now: number): number {
-  return Math.max(0, Math.floor((now - observedAt.getTime()) / DAY_MS));
 }
 
 /** The most recent background failure of a component (a dropped connection), kept after recovery. */

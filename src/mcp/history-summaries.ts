@@ -4,7 +4,6 @@ import type { ProviderHealth } from '../health/health-service.js';
 import type { ExchangeRatesHealth } from '../fx/exchange-rates.js';
 
 const SHOWN = 5;
-const DAY_MS = 86_400_000;
 
 export function historySummary(data: RecordHistoryJson): string {
   const record = data.instance;
@@ -49,11 +48,6 @@ export function changesSummary(
   return lines.join('\n');
 }
 
-interface Freshness {
-  age_days?: number;
-  stale?: boolean;
-}
-
 interface FreshnessData {
   providers: (Pick<ProviderHealth, 'name' | 'status' | 'last_sync' | 'data_source'> & {
     display_name: string;
@@ -61,15 +55,13 @@ interface FreshnessData {
   exchange_rates?: ExchangeRatesHealth;
 }
 
-export function freshnessSummary(data: FreshnessData, now: number): string {
+export function freshnessSummary(data: FreshnessData): string {
   const lines = data.providers.map((p) => {
-    // age_days and stale (D57) where the health report has them; computed here otherwise.
-    const source: (NonNullable<ProviderHealth['data_source']> & Freshness) | null = p.data_source;
+    const source = p.data_source;
     const who = `${p.display_name} (${p.name}): ${p.status}, last sync ${p.last_sync ?? 'never'} UTC`;
     if (source === null) return `- ${who}; no figures yet`;
-    const days =
-      source.age_days ?? Math.floor((now - new Date(source.observed_at).getTime()) / DAY_MS);
-    const stale = source.stale === true ? ' STALE: quote with its date, it may have changed' : '';
+    const days = source.age_days;
+    const stale = source.stale ? ' STALE: quote with its date, it may have changed' : '';
     return `- ${who}; ${source.kind} figures observed ${source.observed_at.slice(0, 10)} (${days} day(s) ago)${stale}; source: ${source.source}`;
   });
   const rates = data.exchange_rates;

@@ -131,7 +131,7 @@ export const getFreshness: ToolDefinition = {
   name: 'get_freshness',
   title: 'How fresh the prices are',
   description: [
-    'Per provider: its sync status (healthy, degraded, unhealthy), last successful sync (UTC), and data_source: kind (snapshot = a recording bundled or refreshed from upstream; live = fetched by a sync), observed_at (when the figures were observed upstream), source (which upstream and recording) and, where the server reports them, age_days and stale. Also the exchange rates in use (ECB reference date and source).',
+    'Per provider: its sync status (healthy, degraded, unhealthy), last successful sync (UTC), and data_source: kind (snapshot = a recording bundled or refreshed from upstream; live = fetched by a sync), observed_at (when the figures were observed upstream), source (which upstream and recording), age_days and stale. Also the exchange rates in use (ECB reference date and source).',
     'Call it before quoting prices as current, and whenever a user asks how up to date the data is. `stale: true` means the figures are older than DATA_STALE_DAYS (default 90): prices may have changed upstream; say so and give the observation date. No arguments.',
   ].join('\n'),
   input: { type: 'object', properties: {} },
@@ -144,6 +144,6 @@ export const getFreshness: ToolDefinition = {
     } catch (error) {
       return queryFailed(deps, this.name, error);
     }
-    return { ok: true, data, summary: freshnessSummary(data as never, Date.now()) };
+    return { ok: true, data, summary: freshnessSummary(data as never) };
   },
 };

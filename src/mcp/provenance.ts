@@ -2,11 +2,10 @@
 // observed upstream and from which source. Read from the store's provider states once per
 // catalogue version (a sync that changes the figures commits a new version), so a tool call costs
 // no extra query; one entry at a time, so it holds at most three providers' lines.
+import { ageDays } from '../catalog/freshness.js';
 import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
-
-const DAY_MS = 86_400_000;
 
 export interface ProviderProvenance {
   readonly provider: ProviderName;
@@ -81,6 +80,6 @@ export class ProvenanceNotes {
 export function provenanceLine(note: ProviderProvenance, now: number): string {
   const who = `${note.displayName} (${note.provider})`;
   if (note.observedAt === null) return `${who}: no figures yet (never synced)`;
-  const days = Math.floor((now - note.observedAt.getTime()) / DAY_MS);
+  const days = ageDays(note.observedAt, now);
   return `${who}: ${note.kind ?? 'data'} observed ${note.observedAt.toISOString().slice(0, 10)} (${days} day(s) ago); source: ${note.source ?? 'unknown'}`;
 }

@@ -2,6 +2,7 @@
 // take one snapshot of the exchange rates, rank the catalogue. One way to recommend.
 import { moneyView, type ExchangeRateNote, type MoneyView } from '../fx/convert.js';
 import type { ExchangeRateService } from '../fx/exchange-rates.js';
+import { staleAtOrBefore } from '../catalog/freshness.js';
 import type { CatalogIndex } from '../catalog/index/catalog-index.js';
 import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
 import { buildRecommendations, type RecommendData } from './recommend.js';
@@ -19,16 +20,6 @@ export interface RecommendDeps {
   readonly config: { readonly dataStaleDays: number };
   /** Wall clock, epoch ms; Date.now by default. */
   readonly now?: () => number;
-}
-
-const DAY_MS = 86_400_000;
-
-/**
- * The latest observation instant that is stale at `now` (D57): whole elapsed days
- * floor((now - observed) / 1 day) > staleDays  <=>  observed <= now - (staleDays + 1) days.
- */
-export function staleAtOrBefore(now: number, staleDays: number): number {
-  return now - (staleDays + 1) * DAY_MS;
 }
 
 /** Distinct observation instants of an index's records, ascending (made once per index). */

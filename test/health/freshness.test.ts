@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderName } from '../../src/catalog/model.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { ageDays } from '../../src/health/health-service.js';
+import { ageDays } from '../../src/catalog/freshness.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
 import { catalog, offer, run } from '../storage/catalog-fixtures.js';
