@@ -70,8 +70,6 @@ export type ProviderName = string;
 const providerNames: ProviderName[] = [];
 const regionCodes: string[] = [];
 export const PROVIDER_NAMES: readonly ProviderName[] = providerNames;
-/** D55: per provider, its default display name. */
-export let VENDOR_NAMES: Readonly<Record<ProviderName, string>> = Object.freeze({});
 /** Every region of every provider, provider by provider in registry order. */
 export let ASIAN_REGIONS: readonly RegionDefinition[] = Object.freeze([]);
 export const REGION_CODES: readonly string[] = regionCodes;
@@ -105,7 +103,6 @@ export function installProviders(entries: readonly ProviderEntry[]): void {
     }
   }
   providerNames.splice(0, providerNames.length, ...names);
-  VENDOR_NAMES = Object.freeze(Object.fromEntries(entries.map((e) => [e.name, e.displayName])));
   ASIAN_REGIONS = Object.freeze(regions);
   regionCodes.splice(0, regionCodes.length, ...codes);
   CITY_OF_REGION = new Map(regions.map((r) => [r.regionCode, r.city]));

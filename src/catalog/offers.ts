@@ -1,6 +1,6 @@
 // What a provider's sync produces: its offers, the catalogue they form, their provenance and
-// skip counts, and the adapter port that yields them. Providers import only the domain (ADR
-// 0018), so the port the sync orchestrator calls is declared here.
+// skip counts, and the adapter port that yields them. Providers import the domain and the
+// upstream clients, never sync (ADR 0018), so the port the sync orchestrator calls is declared here.
 import type { InstanceFamily, ProviderName } from './model.js';
 
 /**

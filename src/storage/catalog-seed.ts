@@ -33,8 +33,7 @@ export async function upsertRegions(
 }
 
 /**
- * Seeds the three providers (with the configured display names, D1) and the eleven Asian
- * regions. Upserts only, so every start refreshes display names and replicas may race safely.
+ * Seeds every registered provider (with the configured display names, D1) and its regions. Upserts only, so every start refreshes display names and replicas may race safely.
  */
 export async function seedCatalog(
   db: Kysely<CatalogDatabase>,

@@ -1,4 +1,4 @@
-import { PROVIDER_NAMES, VENDOR_NAMES } from '../catalog/model.js';
+import { PROVIDER_NAMES, providerEntry } from '../catalog/model.js';
 import type { ProviderName } from '../catalog/model.js';
 
 /** Options every catalogue store accepts, whichever database the URL names. */
@@ -23,7 +23,7 @@ export function resolveDisplayNames(
 ): Readonly<Record<ProviderName, string>> {
   const names: Record<ProviderName, string> = {};
   for (const provider of PROVIDER_NAMES) {
-    names[provider] = options.displayNames?.[provider] ?? VENDOR_NAMES[provider]!;
+    names[provider] = options.displayNames?.[provider] ?? providerEntry(provider)!.displayName;
   }
   return Object.freeze(names);
 }

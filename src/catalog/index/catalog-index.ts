@@ -110,7 +110,9 @@ export class CatalogIndex {
 
   /** Bytes held in the serialised records and the typed arrays (rows themselves excluded). */
   get arrayBytes(): number {
-    return this.#texts.bytes + this.#ids.byteLength + this.#selection.arrayBytes;
+    const columns = Object.values(this.byMonthlyPriceColumns) as Float64Array[];
+    const columnBytes = columns.reduce((sum, column) => sum + column.byteLength, 0);
+    return this.#texts.bytes + this.#ids.byteLength + this.#selection.arrayBytes + columnBytes;
   }
 
   #position(id: number): number {

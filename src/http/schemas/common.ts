@@ -6,19 +6,19 @@ import { ERROR_CODES, MESSAGES, errorBody, type ErrorBody } from '../errors.js';
  * same, but fast-json-stringify serialises an anyOf by validating each branch per value, which
  * is slow on a hot path; `enum` is a plain string to it, and reads better in the OpenAPI document.
  */
-/**
- * An enum over a list the registry installs (PROVIDER_NAMES, REGION_CODES): the schema holds
- * the list itself, not a copy, so it names the providers the app was built with.
- */
-export function InstalledEnum(values: readonly string[], options: { description?: string } = {}) {
-  return Type.Unsafe<string>({ type: 'string', enum: values, ...options });
-}
-
 export function StringEnum<T extends string>(
   values: readonly T[],
   options: { description?: string } = {},
 ) {
   return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+}
+
+/**
+ * StringEnum over a list the registry installs (PROVIDER_NAMES, REGION_CODES): the schema holds
+ * the list itself, not a copy, so it names the providers the app was built with.
+ */
+export function InstalledEnum(values: readonly string[], options: { description?: string } = {}) {
+  return Type.Unsafe<string>({ type: 'string', enum: values, ...options });
 }
 
 /**

@@ -4,7 +4,8 @@ import { SECOND_PROVIDER } from './example-providers.js';
 import { Type } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { CHANGE_KINDS } from '../../history/change-model.js';
-import { CHANGES_MAX_LIMIT } from '../../history/history-query.js';
+import { CHANGE_ORDERS, CHANGES_MAX_LIMIT } from '../../history/history-query.js';
+import { CHANGES_SUMMARY_MAX_SYNCS } from '../../history/history-service.js';
 import { InstalledEnum, StringEnum } from './common.js';
 import { INSTANCE_RECORD_EXAMPLE } from './examples.js';
 import { ExchangeRateNote } from './instances.js';
@@ -167,7 +168,7 @@ export const ChangesQuery = Type.Object({
     }),
   ),
   order: Type.Optional(
-    StringEnum(['oldest', 'newest'] as const, {
+    StringEnum(CHANGE_ORDERS, {
       description:
         'Extension (ADR 0022): `oldest` (the default) is commit order (D40); `newest` is the same order reversed. Anything else: 400 INVALID_PARAMETER with `allowed`.',
     }),
@@ -201,12 +202,11 @@ const ChangeSummary = Type.Object(
         count: Type.Integer(),
       }),
       {
-        description:
-          'Items per sync, kind and provider: newest sync first, at most the newest 500 groups.',
+        description: `Items per sync, kind and provider: newest sync first, at most the newest ${CHANGES_SUMMARY_MAX_SYNCS} groups.`,
       },
     ),
     syncs_complete: Type.Boolean({
-      description: 'false when there were more than 500 groups (the oldest are left out).',
+      description: `false when there were more than ${CHANGES_SUMMARY_MAX_SYNCS} groups (the oldest are left out).`,
     }),
   },
   { description: 'Extension (ADR 0022): present when asked with summary=true.' },
