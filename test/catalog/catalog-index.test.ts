@@ -130,4 +130,20 @@ describe('CatalogIndex', () => {
     }
     expect(Object.isFrozen(list)).toBe(true);
   });
+
+  it('holds that order’s numbers as columns, entry i being record i (what ranking reads)', () => {
+    const list = index.byMonthlyPrice;
+    const { memoryMb, vcpu, monthlyMicros, storageGb } = index.byMonthlyPriceColumns;
+    for (const column of [memoryMb, vcpu, monthlyMicros, storageGb]) {
+      expect(column.length).toBe(list.length);
+    }
+    list.forEach((r, i) => {
+      expect([memoryMb[i], vcpu[i], monthlyMicros[i], storageGb[i]]).toEqual([
+        r.memoryMb,
+        r.vcpu,
+        r.monthlyMicros,
+        r.storageGb,
+      ]);
+    });
+  });
 });

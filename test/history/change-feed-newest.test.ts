@@ -169,6 +169,19 @@ for (const backend of await storeBackends()) {
       expect(await page('limit=1&summary=false')).not.toHaveProperty('summary');
     });
 
+    it('keeps the newest groups when there are more than the limit, and says so', async () => {
+      const history = t.services.store.history;
+      const filter = { since: new Date(SINCE) };
+      const all = await history.changeSummary(filter, 10_000);
+      expect(all.groupsComplete).toBe(true);
+      expect(all.groups.length).toBeGreaterThan(2);
+      const capped = await history.changeSummary(filter, 2);
+      expect(capped.groupsComplete).toBe(false);
+      expect(capped.groups).toEqual(all.groups.slice(0, 2));
+      // The cap cuts the groups only: the totals still count every item.
+      expect([capped.total, capped.kinds]).toEqual([all.total, all.kinds]);
+    });
+
     it('refuses bad values with the 400 envelope', async () => {
       const cases: [string, string, RegExp][] = [
         ['kind=price_increased,bogus', 'kind', /"bogus" is not one of the allowed values/],
