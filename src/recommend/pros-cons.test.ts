@@ -17,7 +17,7 @@ function sentences(
   staleAtOrBefore = -Infinity,
 ) {
   const scored = { candidate: c, parts: scoreParts(c, criteria), fits: fitsOf(c, criteria, 1) };
-  const counted = Float64Array.from(prices).sort();
+  const counted = [...prices].sort((a, b) => a - b);
   return prosAndCons(scored, {
     criteria,
     countedMonthlyMicros: counted,
@@ -58,7 +58,7 @@ describe('price position sentences', () => {
   });
 
   it('lets ties share the better place', () => {
-    expect(pricePosition(Float64Array.from([1, 2, 2, 2, 3]), 2)).toEqual({
+    expect(pricePosition([1, 2, 2, 2, 3], 2)).toEqual({
       total: 5,
       cheaper: 1,
       dearer: 1,

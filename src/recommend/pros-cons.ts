@@ -21,7 +21,7 @@ export interface SentenceContext {
    * Monthly prices, ascending, of the candidates option counts count: those within budget_max
    * when one is given, else every candidate (D58).
    */
-  readonly countedMonthlyMicros: Float64Array;
+  readonly countedMonthlyMicros: readonly number[];
   /** The rank 1 record of the list. */
   readonly first: Candidate;
   /** Prices as the response shows them (D43). */
@@ -43,7 +43,7 @@ export interface PricePosition {
 }
 
 export function pricePosition(
-  sortedMonthlyMicros: Float64Array,
+  sortedMonthlyMicros: readonly number[],
   monthlyMicros: number,
 ): PricePosition {
   const total = sortedMonthlyMicros.length;
@@ -164,7 +164,7 @@ function priceSentence(
 }
 
 /** Count of entries below `value` (or at or below it, with `orEqual`) in an ascending array. */
-function countBelow(sorted: Float64Array, value: number, orEqual: boolean): number {
+function countBelow(sorted: readonly number[], value: number, orEqual: boolean): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -102,7 +102,6 @@ describe('recommend', () => {
     const byRegion = recommend([A, other], { ...criteria, regions: ['ap-northeast'] });
     expect(byRegion.ranked.map((r) => r.candidate.id)).toEqual([3]);
     expect(byRegion.countedMonthlyMicros).toHaveLength(1);
-    expect(byRegion.candidateCount).toBe(1);
   });
 
   it('keeps one record per (provider, instance type): its best region', () => {
@@ -149,7 +148,10 @@ describe('recommend', () => {
     ]);
     const wider = recommend([dearer, cheaper], { ...criteria, budgetMaxMicros: 6_000_000 });
     expect([...wider.countedMonthlyMicros]).toEqual([5_000_000]);
-    expect(wider.candidateCount).toBe(2);
+    expect(wider.ranked.map((r) => [r.candidate.id, r.parts.score])).toEqual([
+      [2, 100],
+      [1, 80],
+    ]);
   });
 
   it('keeps the within-budget region of a plan even when the over-budget one has the better tie-break', () => {
@@ -191,5 +193,46 @@ describe('recommend', () => {
     expect(recommend(many, criteria).ranked).toHaveLength(10);
     expect(recommend(many, { ...criteria, limit: 25 }).ranked).toHaveLength(25);
     expect(recommend([], criteria)).toMatchObject({ ranked: [], cheapestMonthlyMicros: undefined });
+  });
+
+  it('stops at the budget once the kept records all score above any over-budget record', () => {
+    // Two plans within a $20 budget score 100, so the list of two is complete there: the
+    // over-budget records (80 at most) cannot enter it, whatever their tie-break.
+    const within = [1, 2].map((id) =>
+      candidate({ id, instanceId: `w${id}`, memoryMb: 1000, monthlyMicros: id * 10_000_000 }),
+    );
+    const over = candidate({ id: 3, instanceId: 'o', memoryMb: 1000, monthlyMicros: 30_000_000 });
+    const result = recommend([...within, over], {
+      ...criteria,
+      budgetMaxMicros: 20_000_000,
+      limit: 2,
+    });
+    expect(result.ranked.map((r) => [r.candidate.id, r.parts.score])).toEqual([
+      [1, 100],
+      [2, 100],
+    ]);
+    expect(result.countedMonthlyMicros).toEqual([10_000_000, 20_000_000]);
+    // With room for a third, the over-budget record is ranked after them.
+    const wider = recommend([...within, over], {
+      ...criteria,
+      budgetMaxMicros: 20_000_000,
+      limit: 3,
+    });
+    expect(wider.ranked.map((r) => [r.candidate.id, r.parts.score])).toEqual([
+      [1, 100],
+      [2, 100],
+      [3, 80],
+    ]);
+  });
+
+  it('ranks a list in any order as the same list cheapest first', () => {
+    const shuffled = [B, A, C];
+    const inOrder = [A, C, B];
+    const ids = (list: typeof shuffled) =>
+      recommend(list, criteria).ranked.map((r) => r.candidate.id);
+    expect(ids(shuffled)).toEqual(ids(inOrder));
+    expect(recommend(shuffled, criteria).countedMonthlyMicros).toEqual([
+      10_000_000, 15_000_000, 20_000_000,
+    ]);
   });
 });

@@ -5,7 +5,14 @@
 import { recordColumns, type RecordColumns } from '../catalog/index/record-columns.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
-import { matchScore, scoreParts, type ScoreCriteria, type ScoreParts } from './score.js';
+import {
+  matchScore,
+  MEMORY_POINTS_CLOSE,
+  OVER_BUDGET_PENALTY,
+  scoreParts,
+  type ScoreCriteria,
+  type ScoreParts,
+} from './score.js';
 
 export const DEFAULT_RECOMMEND_LIMIT = 10;
 export const MAX_RECOMMEND_LIMIT = 50;
@@ -15,6 +22,9 @@ const MEMORY_WEIGHT = 0.4;
 const VCPU_WEIGHT = 0.3;
 const PRICE_WEIGHT = 0.2;
 const STORAGE_WEIGHT = 0.1;
+
+/** The highest match_score of a record over the budget (D28). */
+const BEST_OVER_BUDGET_SCORE = MEMORY_POINTS_CLOSE - OVER_BUDGET_PENALTY;
 
 /** storage_fit of a record without local storage (block storage is billed apart, D58). */
 export const STORAGE_FIT_WITHOUT_LOCAL = 0.5;
@@ -75,13 +85,12 @@ export interface RankedCandidate<C extends Candidate = Candidate> extends Scored
 
 export interface RankResult<C extends Candidate = Candidate> {
   readonly ranked: readonly RankedCandidate<C>[];
-  /** Every candidate of the request (filters applied, memory floor met), over budget included. */
-  readonly candidateCount: number;
-  /** The lowest monthly price among them (micro-dollars); undefined when there are none. */
+  /** The lowest monthly price among the request's candidates (filters applied, memory floor
+   *  met, over budget included), micro-dollars; undefined when there are none. */
   readonly cheapestMonthlyMicros: number | undefined;
   /** Monthly prices, ascending, that pros and cons count options among: within budget_max
    *  when one is given, else every candidate's (D58). */
-  readonly countedMonthlyMicros: Float64Array;
+  readonly countedMonthlyMicros: readonly number[];
 }
 
 /** True when the record passes D28's memory floor and the request's filters (D30). */
@@ -152,50 +161,96 @@ function compareNumbers(score: number, tieBreak: number, monthly: number, b: Ord
   return b.score - score || b.tieBreak - tieBreak || monthly - b.candidate.monthlyMicros;
 }
 
+/**
+ * isCandidate for entry i of the list, reading the memory column first: the row is read only
+ * when a provider or region filter is given. A function of its own, not a closure: a closure
+ * over the loop's variables would make V8 allocate a context for each of thousands of records.
+ */
+function isCandidateAt(
+  records: readonly Candidate[],
+  memoryMb: Float64Array,
+  i: number,
+  criteria: RankCriteria,
+): boolean {
+  if (memoryMb[i]! < criteria.minMemoryMb) return false;
+  return (
+    (criteria.providers === undefined && criteria.regions === undefined) ||
+    isCandidate(records[i]!, criteria)
+  );
+}
+
+/**
+ * Keeps `entry` in `top` (best first, at most `limit`, one record per provider and instance
+ * type) when it comes before what is there: it replaces a worse record of its plan, or is
+ * dropped for a better one.
+ */
+function keepBest<C extends Candidate>(top: Ordered<C>[], entry: Ordered<C>, limit: number): void {
+  const { candidate: c, score, tieBreak } = entry;
+  for (let k = 0; k < top.length; k++) {
+    const kept = top[k]!;
+    if (
+      kept.candidate.instanceId !== c.instanceId ||
+      kept.candidate.providerName !== c.providerName
+    ) {
+      continue;
+    }
+    if (compareBest(score, tieBreak, c, kept) >= 0) return;
+    top.splice(k, 1);
+    break;
+  }
+  let before = 0;
+  while (before < top.length && compareBest(score, tieBreak, c, top[before]!) >= 0) before += 1;
+  top.splice(before, 0, entry);
+  if (top.length > limit) top.pop();
+}
+
 /** The recommendation list (D28, D30, D58) and what pros and cons compare with. */
 export function recommend<C extends Candidate>(
-  records: readonly C[],
+  list: readonly C[],
   criteria: RankCriteria,
-  /** The records' numbers as columns (CatalogIndex.byMonthlyPriceColumns for its list). */
-  columns: RecordColumns = recordColumns(records),
+  /** The list's numbers as columns (CatalogIndex.byMonthlyPriceColumns for its list). */
+  listColumns?: RecordColumns,
 ): RankResult<C> {
+  // The walk reads the records cheapest first, as the index hands them (byMonthlyPrice): the
+  // cheapest candidate is the first, and the prices within a budget come before all others.
+  const { records, columns } = inPriceOrder(list, listColumns);
   const { memoryMb, vcpu, monthlyMicros, storageGb } = columns;
-  const { minMemoryMb } = criteria;
-  const filtered = criteria.providers !== undefined || criteria.regions !== undefined;
-  /** isCandidate on the columns; the row is read only when a provider or region filter is given. */
-  const isCandidateAt = (i: number): boolean =>
-    memoryMb[i]! >= minMemoryMb && (!filtered || isCandidate(records[i]!, criteria));
-  // 1. The cheapest candidate (over-budget ones count for it, D58), and the prices option counts
-  // refer to: within the budget when one is given.
   const budget = criteria.budgetMaxMicros ?? Infinity;
-  const countedPrices: number[] = [];
-  let candidateCount = 0;
-  let cheapest = Infinity;
-  for (let i = 0; i < records.length; i++) {
-    if (!isCandidateAt(i)) continue;
-    const monthly = monthlyMicros[i]!;
-    candidateCount += 1;
-    if (monthly < cheapest) cheapest = monthly;
-    if (monthly <= budget) countedPrices.push(monthly);
-  }
-
-  // 2. Score and measure each, keeping the best `limit` plans, best first: `top` holds at most
-  // one record per (provider, instance type), the best seen of it. The last kept record only
-  // ever gets better, so a record that is not before it can be in no answer: most records cost
-  // one comparison (most need only the score: one below the last kept cannot come before it).
-  // This gives exactly "each plan's best record, all sorted, cut to the limit".
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
+
+  // 1. The cheapest candidate (over-budget ones count for it, D58): the first one.
+  let first = 0;
+  while (first < records.length && !isCandidateAt(records, memoryMb, first, criteria)) first += 1;
+  if (first === records.length) {
+    return { ranked: [], cheapestMonthlyMicros: undefined, countedMonthlyMicros: [] };
+  }
+  const cheapest = monthlyMicros[first]!;
+
+  // 2. One walk over the candidates: the prices option counts refer to (those within the budget
+  // when one is given), and the best `limit` plans, best first. `top` holds at most one record
+  // per (provider, instance type), the best seen of it. The last kept record only ever gets
+  // better, so a record that is not before it can be in no answer: most records cost one
+  // comparison (most need only the score: one below the last kept cannot come before it).
+  // This gives exactly "each plan's best record, all sorted, cut to the limit".
+  const countedPrices: number[] = [];
   const top: Ordered<C>[] = [];
-  for (let i = 0; i < records.length; i++) {
-    if (!isCandidateAt(i)) continue;
+  for (let i = first; i < records.length; i++) {
+    if (!isCandidateAt(records, memoryMb, i, criteria)) continue;
     const numbers = {
       memoryMb: memoryMb[i]!,
       vcpu: vcpu[i]!,
       monthlyMicros: monthlyMicros[i]!,
       storageGb: storageGb[i]!,
     };
-    const score = matchScore(numbers, criteria);
     const last = top[limit - 1];
+    if (numbers.monthlyMicros <= budget) {
+      countedPrices.push(numbers.monthlyMicros);
+    } else if (last !== undefined && last.score > BEST_OVER_BUDGET_SCORE) {
+      // Every record from here is over the budget, so none scores above BEST_OVER_BUDGET_SCORE
+      // and none can come before the last kept: the list and the counted prices are complete.
+      break;
+    }
+    const score = matchScore(numbers, criteria);
     if (last !== undefined && score < last.score) continue;
     const tieBreak = tieBreakOf(numbers, criteria, cheapest);
     // compareBest against the last kept, reading the row only on a tie of every number.
@@ -203,17 +258,7 @@ export function recommend<C extends Candidate>(
       const order = compareNumbers(score, tieBreak, numbers.monthlyMicros, last);
       if (order > 0 || (order === 0 && records[i]!.id >= last.candidate.id)) continue;
     }
-    const c = records[i]!;
-    const samePlan = top.findIndex(
-      (t) => t.candidate.instanceId === c.instanceId && t.candidate.providerName === c.providerName,
-    );
-    if (samePlan >= 0) {
-      if (compareBest(score, tieBreak, c, top[samePlan]!) >= 0) continue;
-      top.splice(samePlan, 1);
-    }
-    const before = top.findIndex((t) => compareBest(score, tieBreak, c, t) < 0);
-    top.splice(before < 0 ? top.length : before, 0, { candidate: c, score, tieBreak });
-    if (top.length > limit) top.pop();
+    keepBest(top, { candidate: records[i]!, score, tieBreak }, limit);
   }
 
   // 3. Describe the records kept.
@@ -223,21 +268,24 @@ export function recommend<C extends Candidate>(
     fits: fitsOf(candidate, criteria, cheapest),
     rank: i + 1,
   }));
+  return { ranked, cheapestMonthlyMicros: cheapest, countedMonthlyMicros: countedPrices };
+}
 
-  // 4. The counted prices, ascending (the index hands records cheapest first: sorted only if
-  // they are not).
-  const counted = Float64Array.from(countedPrices);
-  for (let i = 1; i < counted.length; i++) {
-    if ((counted[i] as number) < (counted[i - 1] as number)) {
-      counted.sort();
-      break;
+/**
+ * The list and its columns cheapest first (monthly price ascending; equal prices in any order):
+ * as given when they already are (the index's byMonthlyPrice), else sorted.
+ */
+function inPriceOrder<C extends Candidate>(
+  list: readonly C[],
+  given: RecordColumns | undefined,
+): { records: readonly C[]; columns: RecordColumns } {
+  const columns = given ?? recordColumns(list);
+  const monthly = columns.monthlyMicros;
+  for (let i = 1; i < monthly.length; i++) {
+    if (monthly[i - 1]! > monthly[i]!) {
+      const records = [...list].sort((a, b) => a.monthlyMicros - b.monthlyMicros);
+      return { records, columns: recordColumns(records) };
     }
   }
-
-  return {
-    ranked,
-    candidateCount,
-    cheapestMonthlyMicros: candidateCount === 0 ? undefined : cheapest,
-    countedMonthlyMicros: counted,
-  };
+  return { records: list, columns };
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { moneyView } from '../fx/convert.js';
-import { RecommendMemo, recommendKey, splitAtQueryTime } from './recommend-memo.js';
+import { answerAround, RecommendMemo, recommendKey } from './recommend-memo.js';
 import type { RecommendRequest } from './validate-request.js';
 
 const USD = moneyView(undefined, 'USD');
@@ -44,16 +44,29 @@ describe('recommendKey', () => {
   });
 });
 
-describe('splitAtQueryTime', () => {
-  it("splits at meta's query_time_ms, the last one, even when a text holds the same words", () => {
-    const body =
-      '{"data":{"pros":["\\"query_time_ms\\":0"]},"meta":{"query_time_ms":0,"exchange_rate":{"rate":1}}}';
-    const parts = splitAtQueryTime(body, 0)!;
-    expect(`${parts.head}0${parts.tail}`).toBe(body);
-    expect(`${parts.head}17${parts.tail}`).toBe(
-      body.replace('"query_time_ms":0,', '"query_time_ms":17,'),
+describe('answerAround', () => {
+  it('is the response around its query time, with the exchange-rate note when there is one', () => {
+    const data = {
+      requirements: { min_memory_mb: 1, min_vcpu: 1, breakdown: {} },
+      recommendations: [],
+    };
+    const usd = answerAround(data, undefined);
+    expect(JSON.parse(`${usd.head}17${usd.tail}`)).toEqual({
+      success: true,
+      data,
+      meta: { query_time_ms: 17 },
+    });
+    const note = {
+      base: 'USD' as const,
+      currency: 'JPY',
+      rate: 150.5,
+      as_of: '2026-11-20',
+      source: 'ECB',
+    };
+    const jpy = answerAround(data, note);
+    expect(`${jpy.head}3${jpy.tail}`).toBe(
+      `{"success":true,"data":${JSON.stringify(data)},"meta":{"query_time_ms":3,"exchange_rate":${JSON.stringify(note)}}}`,
     );
-    expect(splitAtQueryTime('{"meta":{}}', 0)).toBeUndefined();
   });
 });
 

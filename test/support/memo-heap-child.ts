@@ -1,9 +1,10 @@
 // Run as `node --expose-gc --import tsx test/support/memo-heap-child.ts <mode> <n>`: fills a
-// RecommendMemo with `n` entries shaped like the route's (a serialised body split at its query
-// time, a key like recommendKey's) and prints, as JSON, the heap growth after gc() and the
+// RecommendMemo with `n` entries shaped like the route's (an answer around its query time, made
+// by answerAround, a key like recommendKey's) and prints, as JSON, the heap growth after gc() and the
 // memo's own count of bytes held. Modes: `one-byte` and `two-byte` answers (each offered twice,
 // so kept), `seen` (keys offered once: only the key is kept).
-import { RecommendMemo, splitAtQueryTime } from '../../src/recommend/recommend-memo.js';
+import { answerAround, RecommendMemo } from '../../src/recommend/recommend-memo.js';
+import type { RecommendData } from '../../src/recommend/recommend.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
@@ -12,14 +13,17 @@ const [mode, countText] = process.argv.slice(2);
 const count = Number(countText);
 const name = mode === 'two-byte' ? 'Tōkyō → Ōsaka' : 'Tokyo - Osaka';
 
-/** A body built piece by piece, as fast-json-stringify builds one. */
-function body(i: number): string {
-  let json = '{"success":true,"data":{"recommendations":[';
-  for (let r = 0; r < 20; r++) {
-    json += `${r === 0 ? '' : ','}{"rank":${r + 1},"id":${i * 100 + r},"instance_name":"${name} ${i}.${r}",`;
-    json += `"monthly_price":${(i * 7 + r) / 100},"pros":["cheapest in ${name}"],"cons":["${i}"]}`;
-  }
-  return `${json}]},"meta":{"query_time_ms":0}}`;
+/** Twenty recommendations' worth of data (their fields vary; their size is the route's). */
+function data(i: number): RecommendData {
+  const recommendations = Array.from({ length: 20 }, (_, r) => ({
+    rank: r + 1,
+    id: i * 100 + r,
+    instance_name: `${name} ${i}.${r}`,
+    monthly_price: (i * 7 + r) / 100,
+    pros: [`cheapest in ${name}`],
+    cons: [`${i}`],
+  }));
+  return { recommendations } as unknown as RecommendData;
 }
 
 function heap(): number {
@@ -35,7 +39,7 @@ for (let i = 0; i < count; i++) {
   const key = JSON.stringify([['nginx', 'redis'], 'medium', i * 1000, 10, null, null, 'USD', null]);
   const askings = mode === 'seen' ? 1 : 2;
   for (let asked = 0; asked < askings; asked++) {
-    memo.offer(index, key, splitAtQueryTime(body(i), 0)!);
+    memo.offer(index, key, answerAround(data(i), undefined));
   }
 }
 const grown = heap() - before;

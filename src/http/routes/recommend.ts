@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RecommendMemo, recommendKey, splitAtQueryTime } from '../../recommend/recommend-memo.js';
+import { answerAround, RecommendMemo, recommendKey } from '../../recommend/recommend-memo.js';
 import { computeRecommendations, prepareRecommend } from '../../recommend/recommend-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../errors.js';
@@ -61,17 +61,7 @@ export function recommendRoute(app: FastifyInstance, services: AppServices): voi
       const key = `${recommendKey(prepared.request, prepared.money)}#${prepared.staleMark}`;
       let answer = memo.get(prepared.index, key);
       if (answer === undefined) {
-        const note = prepared.money.note;
-        // Serialised by the route's own response serializer (the bytes a plain send gives),
-        // with a query time of 0 that each answer replaces with its own.
-        const body = reply.serialize({
-          success: true,
-          data: computeRecommendations(prepared),
-          meta: { query_time_ms: 0, ...(note !== undefined && { exchange_rate: note }) },
-        });
-        answer = typeof body === 'string' ? splitAtQueryTime(body, 0) : undefined;
-        if (answer === undefined)
-          throw new Error('serialised /recommend answer has no query_time_ms');
+        answer = answerAround(computeRecommendations(prepared), prepared.money.note);
         memo.offer(prepared.index, key, answer);
       }
       const elapsed = Math.round(performance.now() - started);
