@@ -3,7 +3,8 @@ import { moneyView } from '../fx/convert.js';
 import { formatDecimal, formatMemoryText, formatUsd } from './format.js';
 import { candidate } from './fixtures/candidates.js';
 import { pricePosition, prosAndCons } from './pros-cons.js';
-import { fitsOf, type Candidate } from './rank.js';
+import { fitsOf } from './fits.js';
+import type { Candidate } from './rank.js';
 import { scoreParts } from './score.js';
 import type { ScoreCriteria } from './score.js';
 

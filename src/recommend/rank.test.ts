@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidate } from './fixtures/candidates.js';
-import { fitsOf, recommend } from './rank.js';
+import { fitsOf } from './fits.js';
+import { recommend } from './rank.js';
 
 // Hand-worked D58 example: min 1000 MB, 2 vCPU; the cheapest candidate costs $10.
 //   A: 1000 MB, 2 vCPU,  50 GB, $10 -> 0.4*1 + 0.3*1 + 0.2*(10/10) + 0.1*1          = 1

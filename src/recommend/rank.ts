@@ -1,10 +1,11 @@
 // Ranking (D28, D30, D58), read top to bottom: keep the candidates that fit the request, score
-// each (match_score, D28) and measure its fits (D58), keep the best record of each (provider,
-// instance type) in the order of one comparator, cut to the limit.
+// each (match_score, D28) and measure its fits (D58, fits.ts), keep the best record of each
+// (provider, instance type) in the order of one comparator, cut to the limit.
 
 import { recordColumns, type RecordColumns } from '../catalog/index/record-columns.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
+import { fitsOf, tieBreakOf, type Fits } from './fits.js';
 import {
   matchScore,
   MEMORY_POINTS_CLOSE,
@@ -17,17 +18,8 @@ import {
 export const DEFAULT_RECOMMEND_LIMIT = 10;
 export const MAX_RECOMMEND_LIMIT = 50;
 
-/** Weights of the tie-break value (D58); plain constants, read for every candidate. */
-const MEMORY_WEIGHT = 0.4;
-const VCPU_WEIGHT = 0.3;
-const PRICE_WEIGHT = 0.2;
-const STORAGE_WEIGHT = 0.1;
-
 /** The highest match_score of a record over the budget (D28). */
 const BEST_OVER_BUDGET_SCORE = MEMORY_POINTS_CLOSE - OVER_BUDGET_PENALTY;
-
-/** storage_fit of a record without local storage (block storage is billed apart, D58). */
-export const STORAGE_FIT_WITHOUT_LOCAL = 0.5;
 
 /** The fields ranking and presentation read; every InstanceRow satisfies it. */
 export type Candidate = Pick<
@@ -56,20 +48,6 @@ export interface RankCriteria extends ScoreCriteria {
   readonly providers?: readonly ProviderName[];
   /** Only these region codes, when given. */
   readonly regions?: readonly string[];
-}
-
-/** D58's fits of one record, unrounded, and the tie-break value computed from them. */
-export interface Fits {
-  /** min_memory_mb / memory_mb: 1 is an exact fit, less is memory beyond the need. */
-  readonly memory: number;
-  /** min(1, vcpu / min_vcpu). */
-  readonly vcpu: number;
-  /** cheapest / monthly, cheapest over every candidate of the request; 1 for the cheapest. */
-  readonly price: number;
-  /** 1 with local storage (storage_gb > 0), 0.5 without. */
-  readonly storage: number;
-  /** 0.4 memory + 0.3 vcpu + 0.2 price + 0.1 storage, evaluated in that order. */
-  readonly tieBreak: number;
 }
 
 export interface ScoredCandidate<C extends Candidate = Candidate> {
@@ -102,49 +80,124 @@ export function isCandidate(c: Candidate, criteria: RankCriteria): boolean {
   );
 }
 
-/**
- * D58's fits of a candidate. `cheapestMonthlyMicros` is the lowest monthly price among the
- * request's candidates; a free record (monthly 0) is the cheapest, so its price fit is 1.
- */
-export function fitsOf(c: Candidate, criteria: FitCriteria, cheapestMonthlyMicros: number): Fits {
-  const memory = memoryFit(c, criteria);
-  const vcpu = vcpuFit(c, criteria);
-  const price = priceFit(c, cheapestMonthlyMicros);
-  const storage = storageFit(c);
-  return { memory, vcpu, price, storage, tieBreak: weighted(memory, vcpu, price, storage) };
-}
-
-type FitInput = Pick<Candidate, 'memoryMb' | 'vcpu' | 'monthlyMicros' | 'storageGb'>;
-type FitCriteria = Pick<ScoreCriteria, 'minMemoryMb' | 'minVcpu'>;
-
-const memoryFit = (c: FitInput, criteria: FitCriteria) => criteria.minMemoryMb / c.memoryMb;
-const vcpuFit = (c: FitInput, criteria: FitCriteria) => Math.min(1, c.vcpu / criteria.minVcpu);
-const priceFit = (c: FitInput, cheapest: number) =>
-  c.monthlyMicros === 0 ? 1 : cheapest / c.monthlyMicros;
-const storageFit = (c: FitInput) => (c.storageGb > 0 ? 1 : STORAGE_FIT_WITHOUT_LOCAL);
-
-/** The tie-break value of four fits, in D58's order of terms. */
-function weighted(memory: number, vcpu: number, price: number, storage: number): number {
-  return (
-    MEMORY_WEIGHT * memory + VCPU_WEIGHT * vcpu + PRICE_WEIGHT * price + STORAGE_WEIGHT * storage
-  );
-}
-
-/** fitsOf(...).tieBreak without making the object (ranking reads it for every candidate). */
-function tieBreakOf(c: FitInput, criteria: FitCriteria, cheapestMonthlyMicros: number): number {
-  return weighted(
-    memoryFit(c, criteria),
-    vcpuFit(c, criteria),
-    priceFit(c, cheapestMonthlyMicros),
-    storageFit(c),
-  );
-}
-
 /** A record with the two numbers the order reads. */
 interface Ordered<C extends Candidate> {
   readonly candidate: C;
   readonly score: number;
   readonly tieBreak: number;
+}
+
+/** The recommendation list (D28, D30, D58) and what pros and cons compare with. */
+export function recommend<C extends Candidate>(
+  list: readonly C[],
+  criteria: RankCriteria,
+  /** Only with a list in price order: its columns (CatalogIndex.byMonthlyPriceColumns for
+   *  CatalogIndex.byMonthlyPrice). Without them the list is sorted and its columns made. */
+  listColumns?: RecordColumns,
+): RankResult<C> {
+  // The walk reads the records cheapest first, as the index hands them (byMonthlyPrice): the
+  // cheapest candidate is the first, and the prices within a budget come before all others.
+  const { records, columns } = inPriceOrder(list, listColumns);
+  const { memoryMb, vcpu, monthlyMicros, storageGb, spec } = columns;
+  const budget = criteria.budgetMaxMicros ?? Infinity;
+  const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
+
+  // 1. The cheapest candidate (over-budget ones count for it, D58): the first one.
+  let first = 0;
+  while (first < records.length && !isCandidateAt(records, memoryMb, first, criteria)) first += 1;
+  if (first === records.length) {
+    return { ranked: [], cheapestMonthlyMicros: undefined, countedMonthlyMicros: [] };
+  }
+  const cheapest = monthlyMicros[first]!;
+
+  // 2. One walk over the candidates: the prices option counts refer to (those within the budget
+  // when one is given), and the best `limit` plans, best first. `top` holds at most one record
+  // per (provider, instance type), the best seen of it. Two things spare most records the
+  // scoring, and neither changes the answer:
+  // - Records of one spec (columns.spec) differ only in price, so the first of them in price
+  //   order scores and measures at least as well as every later one (then ties on id, which
+  //   price order keeps ascending): only the first is ranked.
+  // - The last kept record only ever gets better, so a record that is not before it can be in
+  //   no answer: most ranked records cost one comparison (one scoring below it cannot enter).
+  const countedPrices: number[] = [];
+  const ranked = new Uint8Array(columns.specCount);
+  const top: Ordered<C>[] = [];
+  for (let i = first; i < records.length; i++) {
+    if (!isCandidateAt(records, memoryMb, i, criteria)) continue;
+    const last = top[limit - 1];
+    if (monthlyMicros[i]! <= budget) {
+      countedPrices.push(monthlyMicros[i]!);
+    } else if (last !== undefined && last.score > BEST_OVER_BUDGET_SCORE) {
+      // Every record from here is over the budget, so none scores above BEST_OVER_BUDGET_SCORE
+      // and none can come before the last kept: the list and the counted prices are complete.
+      break;
+    }
+    if (ranked[spec[i]!] === 1) continue;
+    ranked[spec[i]!] = 1;
+    const numbers = {
+      memoryMb: memoryMb[i]!,
+      vcpu: vcpu[i]!,
+      monthlyMicros: monthlyMicros[i]!,
+      storageGb: storageGb[i]!,
+    };
+    const score = matchScore(numbers, criteria);
+    if (last !== undefined && score < last.score) continue;
+    const tieBreak = tieBreakOf(numbers, criteria, cheapest);
+    // compareBest against the last kept, reading the row only on a tie of every number.
+    if (last !== undefined) {
+      const order = compareNumbers(score, tieBreak, numbers.monthlyMicros, last);
+      if (order > 0 || (order === 0 && records[i]!.id >= last.candidate.id)) continue;
+    }
+    keepBest(top, { candidate: records[i]!, score, tieBreak }, limit);
+  }
+
+  // 3. Describe the records kept.
+  return {
+    ranked: top.map(({ candidate }, i): RankedCandidate<C> => ({
+      candidate,
+      parts: scoreParts(candidate, criteria),
+      fits: fitsOf(candidate, criteria, cheapest),
+      rank: i + 1,
+    })),
+    cheapestMonthlyMicros: cheapest,
+    countedMonthlyMicros: countedPrices,
+  };
+}
+
+/**
+ * isCandidate for entry i of the list, reading the memory column first: the row is read only
+ * when a provider or region filter is given. A function of its own, not a closure: a closure
+ * over the loop's variables would make V8 allocate a context for each of thousands of records.
+ */
+function isCandidateAt(
+  records: readonly Candidate[],
+  memoryMb: Float64Array,
+  i: number,
+  criteria: RankCriteria,
+): boolean {
+  if (memoryMb[i]! < criteria.minMemoryMb) return false;
+  const filtered = criteria.providers !== undefined || criteria.regions !== undefined;
+  return !filtered || isCandidate(records[i]!, criteria);
+}
+
+/**
+ * Keeps `entry` in `top` (best first, at most `limit`, one record per provider and instance
+ * type) when it comes before what is there: it replaces a worse record of its plan, or is
+ * dropped for a better one.
+ */
+function keepBest<C extends Candidate>(top: Ordered<C>[], entry: Ordered<C>, limit: number): void {
+  const { candidate: c, score, tieBreak } = entry;
+  for (let k = 0; k < top.length; k++) {
+    const kept = top[k]!.candidate;
+    if (kept.instanceId !== c.instanceId || kept.providerName !== c.providerName) continue;
+    if (compareBest(score, tieBreak, c, top[k]!) >= 0) return;
+    top.splice(k, 1);
+    break;
+  }
+  let before = 0;
+  while (before < top.length && compareBest(score, tieBreak, c, top[before]!) >= 0) before += 1;
+  top.splice(before, 0, entry);
+  if (top.length > limit) top.pop();
 }
 
 /**
@@ -162,130 +215,15 @@ function compareNumbers(score: number, tieBreak: number, monthly: number, b: Ord
 }
 
 /**
- * isCandidate for entry i of the list, reading the memory column first: the row is read only
- * when a provider or region filter is given. A function of its own, not a closure: a closure
- * over the loop's variables would make V8 allocate a context for each of thousands of records.
- */
-function isCandidateAt(
-  records: readonly Candidate[],
-  memoryMb: Float64Array,
-  i: number,
-  criteria: RankCriteria,
-): boolean {
-  if (memoryMb[i]! < criteria.minMemoryMb) return false;
-  return (
-    (criteria.providers === undefined && criteria.regions === undefined) ||
-    isCandidate(records[i]!, criteria)
-  );
-}
-
-/**
- * Keeps `entry` in `top` (best first, at most `limit`, one record per provider and instance
- * type) when it comes before what is there: it replaces a worse record of its plan, or is
- * dropped for a better one.
- */
-function keepBest<C extends Candidate>(top: Ordered<C>[], entry: Ordered<C>, limit: number): void {
-  const { candidate: c, score, tieBreak } = entry;
-  for (let k = 0; k < top.length; k++) {
-    const kept = top[k]!;
-    if (
-      kept.candidate.instanceId !== c.instanceId ||
-      kept.candidate.providerName !== c.providerName
-    ) {
-      continue;
-    }
-    if (compareBest(score, tieBreak, c, kept) >= 0) return;
-    top.splice(k, 1);
-    break;
-  }
-  let before = 0;
-  while (before < top.length && compareBest(score, tieBreak, c, top[before]!) >= 0) before += 1;
-  top.splice(before, 0, entry);
-  if (top.length > limit) top.pop();
-}
-
-/** The recommendation list (D28, D30, D58) and what pros and cons compare with. */
-export function recommend<C extends Candidate>(
-  list: readonly C[],
-  criteria: RankCriteria,
-  /** The list's numbers as columns (CatalogIndex.byMonthlyPriceColumns for its list). */
-  listColumns?: RecordColumns,
-): RankResult<C> {
-  // The walk reads the records cheapest first, as the index hands them (byMonthlyPrice): the
-  // cheapest candidate is the first, and the prices within a budget come before all others.
-  const { records, columns } = inPriceOrder(list, listColumns);
-  const { memoryMb, vcpu, monthlyMicros, storageGb } = columns;
-  const budget = criteria.budgetMaxMicros ?? Infinity;
-  const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
-
-  // 1. The cheapest candidate (over-budget ones count for it, D58): the first one.
-  let first = 0;
-  while (first < records.length && !isCandidateAt(records, memoryMb, first, criteria)) first += 1;
-  if (first === records.length) {
-    return { ranked: [], cheapestMonthlyMicros: undefined, countedMonthlyMicros: [] };
-  }
-  const cheapest = monthlyMicros[first]!;
-
-  // 2. One walk over the candidates: the prices option counts refer to (those within the budget
-  // when one is given), and the best `limit` plans, best first. `top` holds at most one record
-  // per (provider, instance type), the best seen of it. The last kept record only ever gets
-  // better, so a record that is not before it can be in no answer: most records cost one
-  // comparison (most need only the score: one below the last kept cannot come before it).
-  // This gives exactly "each plan's best record, all sorted, cut to the limit".
-  const countedPrices: number[] = [];
-  const top: Ordered<C>[] = [];
-  for (let i = first; i < records.length; i++) {
-    if (!isCandidateAt(records, memoryMb, i, criteria)) continue;
-    const numbers = {
-      memoryMb: memoryMb[i]!,
-      vcpu: vcpu[i]!,
-      monthlyMicros: monthlyMicros[i]!,
-      storageGb: storageGb[i]!,
-    };
-    const last = top[limit - 1];
-    if (numbers.monthlyMicros <= budget) {
-      countedPrices.push(numbers.monthlyMicros);
-    } else if (last !== undefined && last.score > BEST_OVER_BUDGET_SCORE) {
-      // Every record from here is over the budget, so none scores above BEST_OVER_BUDGET_SCORE
-      // and none can come before the last kept: the list and the counted prices are complete.
-      break;
-    }
-    const score = matchScore(numbers, criteria);
-    if (last !== undefined && score < last.score) continue;
-    const tieBreak = tieBreakOf(numbers, criteria, cheapest);
-    // compareBest against the last kept, reading the row only on a tie of every number.
-    if (last !== undefined) {
-      const order = compareNumbers(score, tieBreak, numbers.monthlyMicros, last);
-      if (order > 0 || (order === 0 && records[i]!.id >= last.candidate.id)) continue;
-    }
-    keepBest(top, { candidate: records[i]!, score, tieBreak }, limit);
-  }
-
-  // 3. Describe the records kept.
-  const ranked = top.map(({ candidate }, i): RankedCandidate<C> => ({
-    candidate,
-    parts: scoreParts(candidate, criteria),
-    fits: fitsOf(candidate, criteria, cheapest),
-    rank: i + 1,
-  }));
-  return { ranked, cheapestMonthlyMicros: cheapest, countedMonthlyMicros: countedPrices };
-}
-
-/**
- * The list and its columns cheapest first (monthly price ascending; equal prices in any order):
- * as given when they already are (the index's byMonthlyPrice), else sorted.
+ * The list and its columns cheapest first, equal prices by id. Columns come only with a list
+ * already in that order (CatalogIndex.byMonthlyPrice and its byMonthlyPriceColumns); any other
+ * list is sorted here.
  */
 function inPriceOrder<C extends Candidate>(
   list: readonly C[],
   given: RecordColumns | undefined,
 ): { records: readonly C[]; columns: RecordColumns } {
-  const columns = given ?? recordColumns(list);
-  const monthly = columns.monthlyMicros;
-  for (let i = 1; i < monthly.length; i++) {
-    if (monthly[i - 1]! > monthly[i]!) {
-      const records = [...list].sort((a, b) => a.monthlyMicros - b.monthlyMicros);
-      return { records, columns: recordColumns(records) };
-    }
-  }
-  return { records: list, columns };
+  if (given !== undefined) return { records: list, columns: given };
+  const records = [...list].sort((a, b) => a.monthlyMicros - b.monthlyMicros || a.id - b.id);
+  return { records, columns: recordColumns(records) };
 }

@@ -76,7 +76,8 @@ export function buildRecommendations(
   money: MoneyView = moneyView(undefined, 'USD'),
   /** Prices observed at or before this instant (epoch ms) are stale (D57); none by default. */
   staleAtOrBefore = -Infinity,
-  /** The candidates' numbers as columns (CatalogIndex.byMonthlyPriceColumns); made if absent. */
+  /** Only with candidates in price order: their columns (CatalogIndex.byMonthlyPriceColumns for
+   *  CatalogIndex.byMonthlyPrice). Without them the candidates are sorted and columns made. */
   columns?: RecordColumns,
 ): RecommendData {
   const requirements = computeRequirements(request.stack, request.scale);

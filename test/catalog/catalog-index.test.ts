@@ -146,4 +146,21 @@ describe('CatalogIndex', () => {
       ]);
     });
   });
+
+  it('gives two records one spec exactly when provider, type, memory, vCPU and storage agree', () => {
+    const list = index.byMonthlyPrice;
+    const { spec, specCount } = index.byMonthlyPriceColumns;
+    const specOf = (r: (typeof list)[number]) =>
+      [r.providerName, r.instanceId, r.memoryMb, r.vcpu, r.storageGb].join('|');
+    const idByKey = new Map<string, number>();
+    list.forEach((r, i) => {
+      const known = idByKey.get(specOf(r));
+      if (known === undefined) idByKey.set(specOf(r), spec[i]!);
+      else expect(spec[i]).toBe(known);
+    });
+    expect(new Set(idByKey.values()).size).toBe(idByKey.size);
+    expect(specCount).toBe(idByKey.size);
+    // The catalogue has instance types in several regions, so specs are shared.
+    expect(specCount).toBeLessThan(list.length);
+  });
 });

@@ -110,8 +110,11 @@ export class CatalogIndex {
 
   /** Bytes held in the serialised records and the typed arrays (rows themselves excluded). */
   get arrayBytes(): number {
-    const columns = Object.values(this.byMonthlyPriceColumns) as Float64Array[];
-    const columnBytes = columns.reduce((sum, column) => sum + column.byteLength, 0);
+    const { memoryMb, vcpu, monthlyMicros, storageGb, spec } = this.byMonthlyPriceColumns;
+    const columnBytes = [memoryMb, vcpu, monthlyMicros, storageGb, spec].reduce(
+      (sum, column) => sum + column.byteLength,
+      0,
+    );
     return this.#texts.bytes + this.#ids.byteLength + this.#selection.arrayBytes + columnBytes;
   }
 

@@ -1,7 +1,7 @@
 // The numbers a ranking reads of every record, as columns in the order of a list of records.
 // Walking thousands of row objects spread over the heap costs a cache miss a record; these
 // arrays are contiguous, so a pass over every record reads them and touches a row object only
-// for the few records it keeps. Invariant: entry i of each column is records[i]'s field.
+// for the few records it keeps. Invariant: entry i of each column is records[i]'s.
 import type { InstanceRow } from '../records.js';
 
 export interface RecordColumns {
@@ -9,17 +9,35 @@ export interface RecordColumns {
   readonly vcpu: Float64Array;
   readonly monthlyMicros: Float64Array;
   readonly storageGb: Float64Array;
+  /**
+   * The record's spec, 0 to specCount - 1: records share one exactly when they have the same
+   * provider, instance type, memory, vCPU and storage (an instance type in several regions).
+   */
+  readonly spec: Int32Array;
+  readonly specCount: number;
 }
 
-type Numbers = Pick<InstanceRow, 'memoryMb' | 'vcpu' | 'monthlyMicros' | 'storageGb'>;
+type Columned = Pick<
+  InstanceRow,
+  'memoryMb' | 'vcpu' | 'monthlyMicros' | 'storageGb' | 'providerName' | 'instanceId'
+>;
 
 /** The columns of `records`, in their order. */
-export function recordColumns(records: readonly Numbers[]): RecordColumns {
-  const column = (read: (row: Numbers) => number) => Float64Array.from(records, read);
+export function recordColumns(records: readonly Columned[]): RecordColumns {
+  const column = (read: (row: Columned) => number) => Float64Array.from(records, read);
+  const specs = new Map<string, number>();
+  const spec = Int32Array.from(records, (r) => {
+    const key = `${r.providerName}\n${r.instanceId}\n${r.memoryMb}\n${r.vcpu}\n${r.storageGb}`;
+    let id = specs.get(key);
+    if (id === undefined) specs.set(key, (id = specs.size));
+    return id;
+  });
   return {
     memoryMb: column((r) => r.memoryMb),
     vcpu: column((r) => r.vcpu),
     monthlyMicros: column((r) => r.monthlyMicros),
     storageGb: column((r) => r.storageGb),
+    spec,
+    specCount: specs.size,
   };
 }
