@@ -30,7 +30,7 @@ function outOfOrder(value: unknown, schema: SchemaNode, path = '$'): string[] {
         ? []
         : outOfOrder(
             (value as Record<string, unknown>)[key],
-            schema.properties![key]!,
+            schema.properties![key],
             `${path}.${key}`,
           ),
     ),
