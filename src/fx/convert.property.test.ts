@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hourlyFromMicros, monthlyFromMicros } from '../catalog/money.js';
-import { moneyView, parseBound } from './convert.js';
+import { formatMinor, moneyView, parseBound } from './convert.js';
 import { minorUnitDigits } from './currencies.js';
 import { parseExactDecimal } from './exact-decimal.js';
 import type { LoadedRates } from './rate-table.js';
@@ -130,5 +130,18 @@ describe('currency conversion (D43)', () => {
     // $5.00 x 1508.67 / 1.1269 = 6693.98... KRW
     expect(krw.monthly(5_000_000)).toBe(6694);
     expect(krw.hourly(7_500)).toBe(10.0408);
+  });
+});
+
+describe('formatMinor', () => {
+  it.each([
+    [0n, 2, '0.00'],
+    [5n, 2, '0.05'],
+    [12_345n, 2, '123.45'],
+    [1_976n, 0, '1976'],
+    [7n, 4, '0.0007'],
+    [120n, 2, '1.20'],
+  ])('formatMinor(%s, %i) is %s', (minor, digits, text) => {
+    expect(formatMinor(minor, digits)).toBe(text);
   });
 });

@@ -7,7 +7,6 @@ import { MICROS_PER_DOLLAR } from '../catalog/money.js';
 import { BASE_CURRENCY, HOURLY_DIGITS, minorUnitDigits } from './currencies.js';
 import {
   divideRoundHalfUp,
-  formatScaled,
   parseExactDecimal,
   pow10,
   scaledToNumber,
@@ -166,10 +165,8 @@ function makeMoneyView(rates: LoadedRates | undefined, currency: string): MoneyV
 
 /** Exact decimal text of a converted amount, for sentences (no float formatting involved). */
 export function formatMinor(minor: bigint, digits: number): string {
-  const text = formatScaled(minor, digits);
-  if (digits === 0) return text;
-  const [whole, fraction = ''] = text.split('.');
-  return `${whole}.${fraction.padEnd(digits, '0')}`;
+  const text = minor.toString().padStart(digits + 1, '0');
+  return digits === 0 ? text : `${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
 
 /** Parses a client's bound ("12.5") for maxMonthlyMicrosShownAtMost; null if not plain decimal. */

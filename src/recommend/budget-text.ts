@@ -2,13 +2,13 @@
 // a budget given in JPY is talked about in JPY. Amounts come from exact integers, never floats.
 import { formatMinor, type MoneyView } from '../fx/convert.js';
 import { pow10, type ExactDecimal } from '../fx/exact-decimal.js';
-import { formatUsd } from './format.js';
+import { formatUsd, groupThousands } from './format.js';
 
 export interface BudgetText {
   /** A monthly price: "$12.50", "1,976 JPY". */
   price(monthlyMicros: number): string;
   /** The budget as the client gave it. */
-  budget(): string;
+  readonly budget: string;
   /** How far a monthly price is over the budget. */
   over(monthlyMicros: number): string;
 }
@@ -16,7 +16,7 @@ export interface BudgetText {
 export function usdBudgetText(budgetMaxMicros: number): BudgetText {
   return {
     price: formatUsd,
-    budget: () => formatUsd(budgetMaxMicros),
+    budget: formatUsd(budgetMaxMicros),
     over: (monthlyMicros) => formatUsd(monthlyMicros - budgetMaxMicros),
   };
 }
@@ -30,10 +30,12 @@ export function formatMonthlyMinor(money: MoneyView, minor: bigint): string {
   return money.currency === 'USD' ? `$${text}` : `${text} ${money.currency}`;
 }
 
+/** Plain decimal text with its whole part grouped: "1234.50" -> "1,234.50". */
 function grouped(text: string): string {
-  const [whole = '', fraction] = text.split('.');
-  const digits = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return fraction === undefined ? digits : `${digits}.${fraction}`;
+  const point = text.indexOf('.');
+  return point < 0
+    ? groupThousands(text)
+    : `${groupThousands(text.slice(0, point))}${text.slice(point)}`;
 }
 
 export function currencyBudgetText(money: MoneyView, given: ExactDecimal): BudgetText {
@@ -48,7 +50,7 @@ export function currencyBudgetText(money: MoneyView, given: ExactDecimal): Budge
   const budgetUnits = budget.units * pow10(scale - budget.scale);
   return {
     price: (m) => `${grouped(formatMinor(money.monthlyMinor(m), digits))} ${code}`,
-    budget: () => `${grouped(formatMinor(budgetUnits, scale))} ${code}`,
+    budget: `${grouped(formatMinor(budgetUnits, scale))} ${code}`,
     over(m) {
       const shown = money.monthlyMinor(m) * pow10(scale - digits);
       const over = shown > budgetUnits ? shown - budgetUnits : 0n;

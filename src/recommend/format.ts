@@ -40,6 +40,9 @@ function roundTo(value: number, decimals: number): number {
   return Math.round(value * factor) / factor;
 }
 
-function groupThousands(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** Digits with a comma before each group of three from the right: "1234567" -> "1,234,567". */
+export function groupThousands(digits: string): string {
+  let text = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let at = text.length; at < digits.length; at += 3) text += `,${digits.slice(at, at + 3)}`;
+  return text;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { moneyView } from '../fx/convert.js';
-import { formatDecimal, formatMemoryText, formatUsd } from './format.js';
+import { formatDecimal, formatMemoryText, formatUsd, groupThousands } from './format.js';
 import { candidate } from './fixtures/candidates.js';
 import { pricePosition, prosAndCons } from './pros-cons.js';
 import { fitsOf } from './fits.js';
@@ -202,6 +202,17 @@ describe('formatting', () => {
     [6912, '6.75 GB'],
   ])('formatMemoryText(%i) is %s', (mb, text) => {
     expect(formatMemoryText(mb)).toBe(text);
+  });
+
+  it.each([
+    ['0', '0'],
+    ['999', '999'],
+    ['1000', '1,000'],
+    ['12345', '12,345'],
+    ['123456', '123,456'],
+    ['1234567', '1,234,567'],
+  ])('groupThousands(%s) is %s', (digits, text) => {
+    expect(groupThousands(digits)).toBe(text);
   });
 
   it('keeps tiny positive decimals visible', () => {

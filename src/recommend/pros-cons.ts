@@ -2,6 +2,7 @@
 // list it is in; nothing is said that the numbers do not show. Money is the response's money:
 // amounts compared with rank 1 are the displayed prices in the response currency.
 
+import { utcDay } from '../catalog/freshness.js';
 import type { MoneyView } from '../fx/convert.js';
 import { formatMonthlyMinor, usdBudgetText, type BudgetText } from './budget-text.js';
 import { formatDecimal, formatMemoryText } from './format.js';
@@ -97,7 +98,7 @@ export function prosAndCons(scored: ScoredCandidate, context: SentenceContext): 
 
   if (criteria.budgetMaxMicros !== undefined) {
     const text = context.budgetText ?? usdBudgetText(criteria.budgetMaxMicros);
-    const budget = text.budget();
+    const budget = text.budget;
     if (scored.parts.overBudget) {
       cons.push(`${text.over(c.monthlyMicros)}/month over the ${budget} budget`);
     } else {
@@ -107,8 +108,7 @@ export function prosAndCons(scored: ScoredCandidate, context: SentenceContext): 
 
   if (c.storageGb === 0) cons.push('No local storage (block storage is billed separately)');
   if (c.observedAt <= context.staleAtOrBefore) {
-    const date = new Date(c.observedAt).toISOString().slice(0, 10);
-    cons.push(`Price observed on ${date}; it may have changed since`);
+    cons.push(`Price observed on ${utcDay(c.observedAt)}; it may have changed since`);
   }
 
   if (c.transferTb > 0) {

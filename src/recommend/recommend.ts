@@ -3,7 +3,7 @@
 
 import type { RecordColumns } from '../catalog/index/record-columns.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
-import { currencyBudgetText, type BudgetText } from './budget-text.js';
+import { currencyBudgetText, usdBudgetText, type BudgetText } from './budget-text.js';
 import { prosAndCons } from './pros-cons.js';
 import { recommend } from './rank.js';
 import type { Candidate } from './rank.js';
@@ -90,6 +90,8 @@ export function buildRecommendations(
     const budget = { units: BigInt(request.budgetMaxMicros), scale: 6 };
     budgetMaxMicros = money.maxMonthlyMicrosShownAtMost(budget);
     budgetText = currencyBudgetText(money, budget);
+  } else if (request.budgetMaxMicros !== undefined) {
+    budgetText = usdBudgetText(request.budgetMaxMicros);
   }
   const criteria = {
     minMemoryMb: requirements.minMemoryMb,
