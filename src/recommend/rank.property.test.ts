@@ -103,7 +103,25 @@ const caseArb: fc.Arbitrary<Case> = fc
       ...(request.providers === undefined ? {} : { providers: request.providers }),
       ...(request.regions === undefined ? {} : { regions: request.regions }),
     };
-    return fc.array(candidateArb(minMemoryMb), { maxLength: 120 }).chain((cs) =>
+    // Most records take their type's specs, as an instance type offered in several regions
+    // does (one spec, prices apart); the rest keep their own.
+    const specsArb = fc.array(
+      fc.record({ vcpu: fc.integer({ min: 1, max: 16 }), memoryMb: memoryArb(minMemoryMb) }),
+      { minLength: 6, maxLength: 6 },
+    );
+    const recordsArb = fc
+      .tuple(
+        fc.array(fc.tuple(candidateArb(minMemoryMb), fc.boolean()), { maxLength: 120 }),
+        specsArb,
+      )
+      .map(([drawn, specs]) =>
+        drawn.map(([c, ownSpec]) => {
+          if (ownSpec) return c;
+          const typeSpec = specs[Number(c.instanceId.slice(1)) - 1]!;
+          return { ...c, ...typeSpec, storageGb: c.instanceId === 't1' ? 0 : 80 };
+        }),
+      );
+    return recordsArb.chain((cs) =>
       fc
         .uniqueArray(fc.integer({ min: 1, max: 1_000_000 }), {
           minLength: cs.length,

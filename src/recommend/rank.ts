@@ -71,10 +71,9 @@ export interface RankResult<C extends Candidate = Candidate> {
   readonly countedMonthlyMicros: readonly number[];
 }
 
-/** True when the record passes D28's memory floor and the request's filters (D30). */
-export function isCandidate(c: Candidate, criteria: RankCriteria): boolean {
+/** True when the record is of a provider and in a region the request allows (D30). */
+function passesFilters(c: Candidate, criteria: RankCriteria): boolean {
   return (
-    c.memoryMb >= criteria.minMemoryMb &&
     (criteria.providers === undefined || criteria.providers.includes(c.providerName)) &&
     (criteria.regions === undefined || criteria.regions.includes(c.regionCode))
   );
@@ -95,45 +94,42 @@ export function recommend<C extends Candidate>(
    *  CatalogIndex.byMonthlyPrice). Without them the list is sorted and its columns made. */
   listColumns?: RecordColumns,
 ): RankResult<C> {
-  // The walk reads the records cheapest first, as the index hands them (byMonthlyPrice): the
+  // The walks read the records cheapest first, as the index hands them (byMonthlyPrice): the
   // cheapest candidate is the first, and the prices within a budget come before all others.
   const { records, columns } = inPriceOrder(list, listColumns);
-  const { memoryMb, vcpu, monthlyMicros, storageGb, spec } = columns;
+  const { memoryMb, vcpu, monthlyMicros, storageGb } = columns;
   const budget = criteria.budgetMaxMicros ?? Infinity;
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
+  const leaders = specLeaders(records, columns, criteria);
 
-  // 1. The cheapest candidate (over-budget ones count for it, D58): the first one.
+  // 1. The cheapest candidate (over-budget ones count for it, D58): the first, a spec leader.
   let first = 0;
-  while (first < records.length && !isCandidateAt(records, memoryMb, first, criteria)) first += 1;
-  if (first === records.length) {
+  while (first < leaders.length && memoryMb[leaders[first]!]! < criteria.minMemoryMb) first += 1;
+  if (first === leaders.length) {
     return { ranked: [], cheapestMonthlyMicros: undefined, countedMonthlyMicros: [] };
   }
-  const cheapest = monthlyMicros[first]!;
+  const cheapest = monthlyMicros[leaders[first]!]!;
 
-  // 2. One walk over the candidates: the prices option counts refer to (those within the budget
-  // when one is given), and the best `limit` plans, best first. `top` holds at most one record
-  // per (provider, instance type), the best seen of it. Two things spare most records the
-  // scoring, and neither changes the answer:
-  // - Records of one spec (columns.spec) differ only in price, so the first of them in price
-  //   order scores and measures at least as well as every later one (then ties on id, which
-  //   price order keeps ascending): only the first is ranked.
-  // - The last kept record only ever gets better, so a record that is not before it can be in
-  //   no answer: most ranked records cost one comparison (one scoring below it cannot enter).
+  // 2. The prices option counts refer to: every candidate's within the budget when one is
+  // given (a prefix of the price order), else every candidate's (D58).
   const countedPrices: number[] = [];
-  const ranked = new Uint8Array(columns.specCount);
+  for (let i = leaders[first]!; i < records.length && monthlyMicros[i]! <= budget; i++) {
+    if (isCandidateAt(records, memoryMb, i, criteria)) countedPrices.push(monthlyMicros[i]!);
+  }
+
+  // 3. The best `limit` plans, best first, one record per (provider, instance type), from the
+  // spec leaders. The last kept record only ever gets better, so a record that is not before
+  // it can be in no answer: most leaders cost one comparison.
   const top: Ordered<C>[] = [];
-  for (let i = first; i < records.length; i++) {
-    if (!isCandidateAt(records, memoryMb, i, criteria)) continue;
+  for (let k = first; k < leaders.length; k++) {
+    const i = leaders[k]!;
+    if (memoryMb[i]! < criteria.minMemoryMb) continue;
     const last = top[limit - 1];
-    if (monthlyMicros[i]! <= budget) {
-      countedPrices.push(monthlyMicros[i]!);
-    } else if (last !== undefined && last.score > BEST_OVER_BUDGET_SCORE) {
+    if (monthlyMicros[i]! > budget && last !== undefined && last.score > BEST_OVER_BUDGET_SCORE) {
       // Every record from here is over the budget, so none scores above BEST_OVER_BUDGET_SCORE
-      // and none can come before the last kept: the list and the counted prices are complete.
+      // and none can come before the last kept: the list is complete.
       break;
     }
-    if (ranked[spec[i]!] === 1) continue;
-    ranked[spec[i]!] = 1;
     const numbers = {
       memoryMb: memoryMb[i]!,
       vcpu: vcpu[i]!,
@@ -151,7 +147,7 @@ export function recommend<C extends Candidate>(
     keepBest(top, { candidate: records[i]!, score, tieBreak }, limit);
   }
 
-  // 3. Describe the records kept.
+  // 4. Describe the records kept.
   return {
     ranked: top.map(({ candidate }, i): RankedCandidate<C> => ({
       candidate,
@@ -165,9 +161,35 @@ export function recommend<C extends Candidate>(
 }
 
 /**
- * isCandidate for entry i of the list, reading the memory column first: the row is read only
- * when a provider or region filter is given. A function of its own, not a closure: a closure
- * over the loop's variables would make V8 allocate a context for each of thousands of records.
+ * Positions, in price order, of the first record of each spec among the records that pass the
+ * provider and region filters (the memory floor is the spec's, so it is checked by the caller).
+ * Records of one spec (columns.spec) differ only in price, so the first of them scores and
+ * measures at least as well as every later one, and ties on id, which price order keeps
+ * ascending: only leaders can enter the list. Without filters they are the columns' own.
+ */
+function specLeaders(
+  records: readonly Candidate[],
+  columns: RecordColumns,
+  criteria: RankCriteria,
+): ArrayLike<number> {
+  if (criteria.providers === undefined && criteria.regions === undefined) {
+    return columns.specLeaders;
+  }
+  const seen = new Uint8Array(columns.specCount);
+  const leaders: number[] = [];
+  const { spec } = columns;
+  for (let i = 0; i < records.length; i++) {
+    if (seen[spec[i]!] === 1 || !passesFilters(records[i]!, criteria)) continue;
+    seen[spec[i]!] = 1;
+    leaders.push(i);
+  }
+  return leaders;
+}
+
+/**
+ * True when entry i passes D28's memory floor and the request's filters (D30), reading the
+ * memory column first. A function, not a closure: a closure over the loop's variables would make
+ * V8 allocate a context for each of thousands of records.
  */
 function isCandidateAt(
   records: readonly Candidate[],
@@ -175,9 +197,7 @@ function isCandidateAt(
   i: number,
   criteria: RankCriteria,
 ): boolean {
-  if (memoryMb[i]! < criteria.minMemoryMb) return false;
-  const filtered = criteria.providers !== undefined || criteria.regions !== undefined;
-  return !filtered || isCandidate(records[i]!, criteria);
+  return memoryMb[i]! >= criteria.minMemoryMb && passesFilters(records[i]!, criteria);
 }
 
 /**

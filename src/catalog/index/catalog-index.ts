@@ -110,8 +110,9 @@ export class CatalogIndex {
 
   /** Bytes held in the serialised records and the typed arrays (rows themselves excluded). */
   get arrayBytes(): number {
-    const { memoryMb, vcpu, monthlyMicros, storageGb, spec } = this.byMonthlyPriceColumns;
-    const columnBytes = [memoryMb, vcpu, monthlyMicros, storageGb, spec].reduce(
+    const { memoryMb, vcpu, monthlyMicros, storageGb, spec, specLeaders } =
+      this.byMonthlyPriceColumns;
+    const columnBytes = [memoryMb, vcpu, monthlyMicros, storageGb, spec, specLeaders].reduce(
       (sum, column) => sum + column.byteLength,
       0,
     );

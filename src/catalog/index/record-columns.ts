@@ -15,6 +15,8 @@ export interface RecordColumns {
    */
   readonly spec: Int32Array;
   readonly specCount: number;
+  /** The position of each spec's first record, ascending (entry k for spec k). */
+  readonly specLeaders: Int32Array;
 }
 
 type Columned = Pick<
@@ -26,10 +28,14 @@ type Columned = Pick<
 export function recordColumns(records: readonly Columned[]): RecordColumns {
   const column = (read: (row: Columned) => number) => Float64Array.from(records, read);
   const specs = new Map<string, number>();
-  const spec = Int32Array.from(records, (r) => {
+  const leaders: number[] = [];
+  const spec = Int32Array.from(records, (r, position) => {
     const key = `${r.providerName}\n${r.instanceId}\n${r.memoryMb}\n${r.vcpu}\n${r.storageGb}`;
     let id = specs.get(key);
-    if (id === undefined) specs.set(key, (id = specs.size));
+    if (id === undefined) {
+      specs.set(key, (id = specs.size));
+      leaders.push(position);
+    }
     return id;
   });
   return {
@@ -39,5 +45,6 @@ export function recordColumns(records: readonly Columned[]): RecordColumns {
     storageGb: column((r) => r.storageGb),
     spec,
     specCount: specs.size,
+    specLeaders: Int32Array.from(leaders),
   };
 }
