@@ -3,6 +3,8 @@
 // then CatalogIndex.build timed BENCH_BUILDS (3) times, and the heap and RSS the built index
 // keeps after a full GC (node --expose-gc; the script re-runs itself with it). Run it under
 // `node --cpu-prof --import tsx` to see where the build spends its time. Prints; writes nothing.
+// The generated catalogue has a record set per installed provider: install the registry's.
+import '../src/providers/registry.js';
 import { spawnSync } from 'node:child_process';
 import { CatalogIndex } from '../src/catalog/index/catalog-index.js';
 import type { InstanceRow } from '../src/catalog/records.js';

@@ -2,6 +2,8 @@
 // /recommend body spends its CPU, in-process: rotating new bodies (stack pairs, scales, budgets)
 // over a generated catalogue, under a V8 CPU profile (node:inspector), then the functions with the
 // most self time. Prints them; writes nothing.
+// The generated catalogue has a record set per installed provider: install the registry's.
+import '../src/providers/registry.js';
 import { Session } from 'node:inspector/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,6 +7,8 @@
 // another checkout's path, that tree's modules rank the same bodies over the same rows,
 // alternating rounds in one process, and each answer's JSON is compared byte for byte. Prints
 // milliseconds per first asking and microseconds per request; writes nothing.
+// The generated catalogue has a record set per installed provider: install the registry's.
+import '../src/providers/registry.js';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -52,6 +54,8 @@ type ServiceModule = typeof ServiceModuleNs;
 async function tree(root: string, name: string): Promise<Tree> {
   // The other tree's modules have the same shape (it is an older checkout of this code).
   const load = <M>(p: string) => import(pathToFileURL(path.join(root, p)).href) as Promise<M>;
+  // Each tree's modules keep their own installed providers: its registry installs them.
+  await load<object>('src/providers/registry.ts');
   const { CatalogIndex } = await load<IndexModule>('src/catalog/index/catalog-index.ts');
   const service = await load<ServiceModule>('src/recommend/recommend-service.ts');
   const index = CatalogIndex.build({
