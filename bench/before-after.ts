@@ -1,4 +1,4 @@
-// npx tsx bench/before-after.ts <other tree> [new-filter|cached|recommend|recommend-new-budget]
+// npx tsx bench/before-after.ts <other tree> [new-filter|cached|instance-types|recommend|recommend-new-budget]
 // [catalogue] — this tree's app
 // against another checkout's app (for example `git archive <base> | tar -x -C /tmp/base`, with
 // node_modules linked in), both as `npm start` runs them (each tree's `npm run build`, then its
@@ -8,7 +8,8 @@
 // comparisons of a change on a loaded machine, where numbers from two runs cannot be compared.
 // recommend: POST /recommend with one body (the answer memo's path); recommend-new-budget: a
 // budget_max never sent before on every request (each one ranks anew, as a budget slider does).
-// new-filter-eur: new-filter in another currency (D43: the records' EUR text).
+// new-filter-eur: new-filter in another currency (D43: the records' EUR text). instance-types:
+// GET /instance-types?limit=50 repeated (its response memo's path).
 // <other tree> may instead be `env:NAME=VALUE[,NAME=VALUE...]`: this tree against itself run
 // with those settings (`env:CACHE_MAX_ENTRIES=0` is this tree without its response cache).
 // BENCH_APP_ENV=NAME=VALUE[,...] gives both sides those settings (METRICS_PORT=0: metrics on).
@@ -26,7 +27,7 @@ import { requireWrk } from './support/wrk.js';
 const [other, which = 'new-filter', catalogue = 'snapshots'] = process.argv.slice(2);
 if (other === undefined) {
   console.error(
-    'usage: tsx bench/before-after.ts <other tree | env:NAME=VALUE,...> [new-filter|new-filter-eur|cached|recommend|recommend-new-budget] [catalogue]',
+    'usage: tsx bench/before-after.ts <other tree | env:NAME=VALUE,...> [new-filter|new-filter-eur|cached|instance-types|recommend|recommend-new-budget] [catalogue]',
   );
   process.exit(2);
 }
@@ -44,6 +45,8 @@ const otherEnv = { ...bothEnv, ...(other.startsWith('env:') ? settings(other.sli
 const otherApp = other.startsWith('env:') ? APP : buildShipped(path.resolve(other));
 const otherName = other.startsWith('env:') ? other.slice(4) : path.basename(path.resolve(other));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
+/** The instance-types case: one query asked again and again, as the Regions view's table. */
+const INSTANCE_TYPES_PATH = '/instance-types?limit=50';
 /** The /recommend cases' body; `{price}` is replaced per request by bench/wrk/new-client.lua. */
 const RECOMMEND_BODY = `{"stack":["nginx","nodejs","postgresql","redis"],"scale":"medium","budget_max":${
   which === 'recommend-new-budget' ? '{price}' : '80'
@@ -65,9 +68,11 @@ try {
           ? '/recommend'
           : which === 'cached'
             ? CACHED_PATH
-            : which === 'new-filter-eur'
-              ? `${NEW_FILTER_PATH}&currency=EUR`
-              : NEW_FILTER_PATH,
+            : which === 'instance-types'
+              ? INSTANCE_TYPES_PATH
+              : which === 'new-filter-eur'
+                ? `${NEW_FILTER_PATH}&currency=EUR`
+                : NEW_FILTER_PATH,
         connections: CONNECTIONS,
         clientHeader: CLIENT_HEADER,
         headers: { 'x-api-key': KEY, ...(recommend && { 'content-type': 'application/json' }) },

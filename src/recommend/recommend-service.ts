@@ -22,22 +22,15 @@ export interface RecommendDeps {
   readonly now?: () => number;
 }
 
-/** Distinct observation instants of an index's records, ascending (made once per index). */
-const observationsOf = new WeakMap<CatalogIndex, Float64Array>();
-
 /**
  * How many of the index's distinct observation instants are stale at `cutoff`: within one
  * index, two moments with the same count mark exactly the same records stale, so an answer
  * can be reused between them (the route's memo key carries it).
  */
 function staleObservations(index: CatalogIndex, cutoff: number): number {
-  let times = observationsOf.get(index);
-  if (times === undefined) {
-    times = Float64Array.from(new Set(index.records.map((r) => r.observedAt))).sort();
-    observationsOf.set(index, times);
-  }
+  const times = index.observationInstants;
   let count = 0;
-  while (count < times.length && (times[count] as number) <= cutoff) count += 1;
+  while (count < times.length && times[count]! <= cutoff) count += 1;
   return count;
 }
 

@@ -147,6 +147,12 @@ describe('CatalogIndex', () => {
     });
   });
 
+  it('holds the distinct observation instants, ascending', () => {
+    const expected = [...new Set(index.records.map((r) => r.observedAt))].sort((a, b) => a - b);
+    expect([...index.observationInstants]).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(0);
+  });
+
   it('gives two records one spec exactly when provider, type, memory, vCPU and storage agree', () => {
     const list = index.byMonthlyPrice;
     const { spec, specCount } = index.byMonthlyPriceColumns;

@@ -47,6 +47,7 @@ function pageBounds(limit: number, offset: number): void {
  *   (D15, D16, D18; `storage/catalog-queries.ts` stays the reference, compared in tests)
  * - `filter(InstanceFilter, sort?, order?)`: every matching record in order (CSV, grouping)
  * - `jsonArray(rows)`: `[record,record,...]` as one string, from the serialised records
+ * - `observationInstants`: the records' distinct observation instants, ascending
  * - `byMonthlyPrice`: every available record, monthly price ascending then id (what
  *   /recommend ranks: the ranking filters the candidates itself, D28)
  */
@@ -61,6 +62,9 @@ export class CatalogIndex {
   readonly byMonthlyPrice: readonly InstanceRow[];
   /** byMonthlyPrice's numbers as columns, for a pass over every record (record-columns.ts). */
   readonly byMonthlyPriceColumns: RecordColumns;
+  /** The records' distinct observation instants (epoch ms), ascending: which prices are stale
+   *  (D57) at a moment is fixed by how many of these are at or before its cutoff. */
+  readonly observationInstants: Float64Array;
 
   readonly #ids: Float64Array;
   /** The records' API JSON, by position. */
@@ -87,6 +91,7 @@ export class CatalogIndex {
       Array.from(this.#selection.order('monthly_price', 'asc'), (p) => rows[p]!),
     );
     this.byMonthlyPriceColumns = recordColumns(this.byMonthlyPrice);
+    this.observationInstants = Float64Array.from(new Set(rows.map((r) => r.observedAt))).sort();
   }
 
   /**
@@ -116,7 +121,8 @@ export class CatalogIndex {
       (sum, column) => sum + column.byteLength,
       0,
     );
-    return this.#texts.bytes + this.#ids.byteLength + this.#selection.arrayBytes + columnBytes;
+    const fixed = this.#ids.byteLength + this.observationInstants.byteLength;
+    return this.#texts.bytes + fixed + this.#selection.arrayBytes + columnBytes;
   }
 
   #position(id: number): number {
