@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { moneyView } from '../fx/convert.js';
+import { usdBudgetText } from './budget-text.js';
 import { formatDecimal, formatMemoryText, formatUsd, groupThousands } from './format.js';
 import { candidate } from './fixtures/candidates.js';
 import { pricePosition, prosAndCons } from './pros-cons.js';
@@ -25,6 +26,8 @@ function sentences(
     first,
     money: USD,
     staleAtOrBefore,
+    budgetText:
+      criteria.budgetMaxMicros === undefined ? undefined : usdBudgetText(criteria.budgetMaxMicros),
   });
 }
 

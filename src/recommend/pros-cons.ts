@@ -4,7 +4,7 @@
 
 import { utcDay } from '../catalog/freshness.js';
 import type { MoneyView } from '../fx/convert.js';
-import { formatMonthlyMinor, usdBudgetText, type BudgetText } from './budget-text.js';
+import { formatMonthlyMinor, type BudgetText } from './budget-text.js';
 import { formatDecimal, formatMemoryText } from './format.js';
 import type { Candidate, ScoredCandidate } from './rank.js';
 import { MEMORY_POINTS_OVERSIZED } from './score.js';
@@ -27,8 +27,9 @@ export interface SentenceContext {
   readonly first: Candidate;
   /** Prices as the response shows them (D43). */
   readonly money: MoneyView;
-  /** Budget sentences in the requested currency (D43); USD when absent. */
-  readonly budgetText?: BudgetText;
+  /** The budget's sentences in the response currency (D43); undefined exactly when the request
+   *  has no budget (criteria.budgetMaxMicros). */
+  readonly budgetText: BudgetText | undefined;
   /** A price observed at or before this instant (epoch ms) is stale (D57). */
   readonly staleAtOrBefore: number;
 }
@@ -96,8 +97,8 @@ export function prosAndCons(scored: ScoredCandidate, context: SentenceContext): 
     pros.push(`${c.vcpu} vCPU, ${verb} the ${criteria.minVcpu} vCPU suggested`);
   }
 
-  if (criteria.budgetMaxMicros !== undefined) {
-    const text = context.budgetText ?? usdBudgetText(criteria.budgetMaxMicros);
+  const text = context.budgetText;
+  if (text !== undefined) {
     const budget = text.budget;
     if (scored.parts.overBudget) {
       cons.push(`${text.over(c.monthlyMicros)}/month over the ${budget} budget`);

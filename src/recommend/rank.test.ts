@@ -196,7 +196,7 @@ describe('recommend', () => {
     expect(recommend([], criteria)).toMatchObject({ ranked: [], cheapestMonthlyMicros: undefined });
   });
 
-  it('stops at the budget once the kept records all score above any over-budget record', () => {
+  it('leaves over-budget records out of a list full of records scoring above 80, and ranks them after when there is room', () => {
     // Two plans within a $20 budget score 100, so the list of two is complete there: the
     // over-budget records (80 at most) cannot enter it, whatever their tie-break.
     const within = [1, 2].map((id) =>

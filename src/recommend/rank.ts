@@ -175,7 +175,7 @@ function specLeaders(
   if (criteria.providers === undefined && criteria.regions === undefined) {
     return columns.specLeaders;
   }
-  const seen = new Uint8Array(columns.specCount);
+  const seen = new Uint8Array(columns.specLeaders.length);
   const leaders: number[] = [];
   const { spec } = columns;
   for (let i = 0; i < records.length; i++) {

@@ -53,7 +53,7 @@ type Entry = MemoisedAnswer | typeof SEEN;
  * (test/support/memo-heap-child.ts), rounded up.
  */
 const ENTRY_BYTES = 144;
-/** More for a kept answer: its object, its two slices' headers and the body's (measured ~144). */
+/** More for a kept answer: its object, the head's two cons cells and the strings' headers. */
 const ANSWER_BYTES = 160;
 /** A character V8 cannot store in one byte (it keeps a string with none at one byte each). */
 const WIDE_CHARACTER = /[\u0100-\uffff]/;

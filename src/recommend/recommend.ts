@@ -81,17 +81,17 @@ export function buildRecommendations(
   columns?: RecordColumns,
 ): RecommendData {
   const requirements = computeRequirements(request.stack, request.scale);
-  // A budget in another currency compares the converted, displayed price (D43): with monotonic
-  // conversion that is one bound on the exact USD price.
   let budgetMaxMicros = request.budgetMaxMicros;
   let budgetText: BudgetText | undefined;
-  if (request.budgetMaxMicros !== undefined && money.currency !== 'USD') {
-    // The budget as parsed (cut to the millionth), read in the requested currency.
+  if (request.budgetMaxMicros !== undefined && money.currency === 'USD') {
+    budgetText = usdBudgetText(request.budgetMaxMicros);
+  } else if (request.budgetMaxMicros !== undefined) {
+    // A budget in another currency compares the converted, displayed price (D43): with
+    // monotonic conversion that is one bound on the exact USD price. The budget as parsed (cut
+    // to the millionth), read in the requested currency.
     const budget = { units: BigInt(request.budgetMaxMicros), scale: 6 };
     budgetMaxMicros = money.maxMonthlyMicrosShownAtMost(budget);
     budgetText = currencyBudgetText(money, budget);
-  } else if (request.budgetMaxMicros !== undefined) {
-    budgetText = usdBudgetText(request.budgetMaxMicros);
   }
   const criteria = {
     minMemoryMb: requirements.minMemoryMb,
@@ -110,7 +110,7 @@ export function buildRecommendations(
       first: ranked[0]!.candidate,
       money,
       staleAtOrBefore,
-      ...(budgetText === undefined ? {} : { budgetText }),
+      budgetText,
     });
     const { fits } = entry;
     return {

@@ -10,11 +10,10 @@ export interface RecordColumns {
   readonly monthlyMicros: Float64Array;
   readonly storageGb: Float64Array;
   /**
-   * The record's spec, 0 to specCount - 1: records share one exactly when they have the same
-   * provider, instance type, memory, vCPU and storage (an instance type in several regions).
+   * The record's spec, 0 to specLeaders.length - 1: records share one exactly when they have the
+   * same provider, instance type, memory, vCPU and storage (an instance type in several regions).
    */
   readonly spec: Int32Array;
-  readonly specCount: number;
   /** The position of each spec's first record, ascending (entry k for spec k). */
   readonly specLeaders: Int32Array;
 }
@@ -44,7 +43,6 @@ export function recordColumns(records: readonly Columned[]): RecordColumns {
     monthlyMicros: column((r) => r.monthlyMicros),
     storageGb: column((r) => r.storageGb),
     spec,
-    specCount: specs.size,
     specLeaders: Int32Array.from(leaders),
   };
 }
