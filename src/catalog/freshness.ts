@@ -8,14 +8,6 @@ export const DAY_MS = 86_400_000;
 /** DATA_STALE_DAYS when it is not set. */
 export const DEFAULT_DATA_STALE_DAYS = 90;
 
-/** The UTC day of an instant (epoch ms) as YYYY-MM-DD, as toISOString begins. */
-export function utcDay(ms: number): string {
-  const date = new Date(ms);
-  const month = date.getUTCMonth() + 1;
-  const day = date.getUTCDate();
-  return `${date.getUTCFullYear()}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
-}
-
 /** D57's age in whole elapsed days. */
 export function ageDays(observedAt: Date, now: number): number {
   return Math.max(0, Math.floor((now - observedAt.getTime()) / DAY_MS));

@@ -2,7 +2,7 @@
 // observed upstream and from which source. Read from the store's provider states once per
 // catalogue version (a sync that changes the figures commits a new version), so a tool call costs
 // no extra query; one entry at a time, so it holds at most three providers' lines.
-import { ageDays, utcDay } from '../catalog/freshness.js';
+import { ageDays } from '../catalog/freshness.js';
 import type { CatalogIndexHolder } from '../catalog/index/catalog-index-holder.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
@@ -81,5 +81,5 @@ export function provenanceLine(note: ProviderProvenance, now: number): string {
   const who = `${note.displayName} (${note.provider})`;
   if (note.observedAt === null) return `${who}: no figures yet (never synced)`;
   const days = ageDays(note.observedAt, now);
-  return `${who}: ${note.kind ?? 'data'} observed ${utcDay(note.observedAt.getTime())} (${days} day(s) ago); source: ${note.source ?? 'unknown'}`;
+  return `${who}: ${note.kind ?? 'data'} observed ${note.observedAt.toISOString().slice(0, 10)} (${days} day(s) ago); source: ${note.source ?? 'unknown'}`;
 }

@@ -2,7 +2,6 @@
 // list it is in; nothing is said that the numbers do not show. Money is the response's money:
 // amounts compared with rank 1 are the displayed prices in the response currency.
 
-import { utcDay } from '../catalog/freshness.js';
 import type { MoneyView } from '../fx/convert.js';
 import { formatMonthlyMinor, type BudgetText } from './budget-text.js';
 import { formatDecimal, formatMemoryText } from './format.js';
@@ -109,7 +108,9 @@ export function prosAndCons(scored: ScoredCandidate, context: SentenceContext): 
 
   if (c.storageGb === 0) cons.push('No local storage (block storage is billed separately)');
   if (c.observedAt <= context.staleAtOrBefore) {
-    cons.push(`Price observed on ${utcDay(c.observedAt)}; it may have changed since`);
+    cons.push(
+      `Price observed on ${new Date(c.observedAt).toISOString().slice(0, 10)}; it may have changed since`,
+    );
   }
 
   if (c.transferTb > 0) {

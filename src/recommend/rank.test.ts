@@ -196,9 +196,9 @@ describe('recommend', () => {
     expect(recommend([], criteria)).toMatchObject({ ranked: [], cheapestMonthlyMicros: undefined });
   });
 
-  it('leaves over-budget records out of a list full of records scoring above 80, and ranks them after when there is room', () => {
-    // Two plans within a $20 budget score 100, so the list of two is complete there: the
-    // over-budget records (80 at most) cannot enter it, whatever their tie-break.
+  it('keeps over-budget records out of a full list of better ones, and ranks them after when there is room', () => {
+    // Two plans within a $20 budget score 100; the over-budget record (80 at most) cannot
+    // enter a list of two of them, whatever its tie-break.
     const within = [1, 2].map((id) =>
       candidate({ id, instanceId: `w${id}`, memoryMb: 1000, monthlyMicros: id * 10_000_000 }),
     );

@@ -6,20 +6,10 @@ import { recordColumns, type RecordColumns } from '../catalog/index/record-colum
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
 import { fitsOf, tieBreakOf, type Fits } from './fits.js';
-import {
-  matchScore,
-  MEMORY_POINTS_CLOSE,
-  OVER_BUDGET_PENALTY,
-  scoreParts,
-  type ScoreCriteria,
-  type ScoreParts,
-} from './score.js';
+import { matchScore, scoreParts, type ScoreCriteria, type ScoreParts } from './score.js';
 
 export const DEFAULT_RECOMMEND_LIMIT = 10;
 export const MAX_RECOMMEND_LIMIT = 50;
-
-/** The highest match_score of a record over the budget (D28). */
-const BEST_OVER_BUDGET_SCORE = MEMORY_POINTS_CLOSE - OVER_BUDGET_PENALTY;
 
 /** The fields ranking and presentation read; every InstanceRow satisfies it. */
 export type Candidate = Pick<
@@ -125,11 +115,6 @@ export function recommend<C extends Candidate>(
     const i = leaders[k]!;
     if (memoryMb[i]! < criteria.minMemoryMb) continue;
     const last = top[limit - 1];
-    if (monthlyMicros[i]! > budget && last !== undefined && last.score > BEST_OVER_BUDGET_SCORE) {
-      // Every record from here is over the budget, so none scores above BEST_OVER_BUDGET_SCORE
-      // and none can come before the last kept: the list is complete.
-      break;
-    }
     const numbers = {
       memoryMb: memoryMb[i]!,
       vcpu: vcpu[i]!,
