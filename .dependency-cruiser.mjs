@@ -16,8 +16,8 @@ const CORE =
 /** Front ends and the composition root, which the core never imports. */
 const ABOVE_CORE = '^src/(http|cli|mcp)/|^src/(main|services)\\.ts$';
 
-/** The API's vocabulary, shared by both front ends: the response schemas and the error codes. */
-const API_VOCABULARY = '^src/http/(schemas/|errors\\.ts$|parameter-error\\.ts$)';
+/** The error codes and messages both front ends answer in (HTTP envelopes, MCP tool errors). */
+const API_ERRORS = '^src/api/';
 
 /** Upstream clients (HTTP and file: timeouts, retries, size caps) and their one error type. */
 const UPSTREAM = '^src/sync/upstream/';
@@ -58,17 +58,18 @@ export default {
     {
       name: 'mcp-not-http',
       comment:
-        'The MCP server calls the core; of http/ it reads only the API vocabulary (schemas, error codes) it answers in.',
+        'The MCP server calls the core and answers in the shared error codes (api/); it never imports http/.',
       severity: 'error',
       from: { path: '^src/mcp/' },
-      to: { path: '^src/http/', pathNot: API_VOCABULARY },
+      to: { path: '^src/http/' },
     },
     {
-      name: 'api-vocabulary-self-contained',
-      comment: 'The schemas and error codes import nothing else of http/ (so mcp/ stays off it).',
+      name: 'api-errors-below-front-ends',
+      comment:
+        'The shared error codes import only the domain: never a front end, so both can read them.',
       severity: 'error',
-      from: { path: API_VOCABULARY },
-      to: { path: '^src/http/', pathNot: API_VOCABULARY },
+      from: { path: API_ERRORS },
+      to: { path: '^src/', pathNot: [API_ERRORS, DOMAIN] },
     },
     {
       name: 'domain-at-the-bottom',

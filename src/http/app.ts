@@ -13,11 +13,11 @@ import Fastify, {
 import type { Config } from '../config.js';
 import { createLogger, silentLogger } from '../observability/logger.js';
 import { noopMetrics } from '../observability/metrics.js';
-import { createApiKeyVerifier } from './auth.js';
+import { apiKeyOf, createApiKeyVerifier } from './auth.js';
 import { createClientAddressResolver } from './client-address.js';
 import { handleClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
-import { AppError, MESSAGES } from './errors.js';
+import { AppError, MESSAGES } from '../api/errors.js';
 import { registerJsonParser } from './json-body.js';
 import { openApiOptions } from './openapi.js';
 import { CounterStoreFullError } from '../infra/memory/memory-counter-store.js';
@@ -27,7 +27,7 @@ import { recordRoutes } from './route-table.js';
 import { routeTraitsOf, type RouteTraits } from './route-traits.js';
 import { registerRoutes } from './routes/index.js';
 import { ErrorEnvelope } from './schemas/common.js';
-import { createCorsPolicy } from './security-headers.js';
+import { createCorsPolicy, createMcpCorsPolicy, isMcpUrl } from './security-headers.js';
 import type { AppServices } from './app-services.js';
 
 export const BODY_LIMIT_BYTES = 10 * 1024;
@@ -80,7 +80,8 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   registerJsonParser(app);
   installErrorHandling(app, routes);
 
-  const cors = createCorsPolicy(config.corsOrigins);
+  const appCors = createCorsPolicy(config.corsOrigins);
+  const mcpCors = createMcpCorsPolicy(config.mcpAllowedOrigins, appCors);
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
   const verifyKey = createApiKeyVerifier(services.apiKeyDigests);
   const consume = createRateLimiter(services.counters, services.now);
@@ -141,6 +142,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     const route = routeTraitsOf(request);
     request.routeTraits = route;
     const origin = request.headers.origin;
+    const cors = isMcpUrl(request.url) ? mcpCors : appCors;
     reply.headers(cors.headersFor(origin)).header('x-request-id', request.id);
 
     // 1. CORS preflight, answered without a key: browsers cannot send one on it (D12).
@@ -160,7 +162,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     }
 
     // 3. Authentication; failures are limited on their own (D7a).
-    if (!verifyKey(request.headers['x-api-key'])) {
+    if (!verifyKey(apiKeyOf(request.headers, route.label === '/mcp'))) {
       const failures = await rateLimit(route, request, 'auth-failures', client, AUTH_FAILURE_LIMIT);
       if (!failures.allowed) {
         metrics.rateLimitRejected(route.scope, 'auth_failures');

@@ -20,3 +20,18 @@ export function createApiKeyVerifier(
     return match && typeof candidate === 'string';
   };
 }
+
+/**
+ * The key a request presents: `X-API-Key` (D5); on POST /mcp only (`bearer`), `Authorization:
+ * Bearer <key>` when X-API-Key is absent, since MCP hosts often send only that (D66). Every
+ * other endpoint reads X-API-Key alone, as the specification says.
+ */
+export function apiKeyOf(
+  headers: { 'x-api-key'?: string | string[] | undefined; authorization?: string | undefined },
+  bearer: boolean,
+): unknown {
+  const key = headers['x-api-key'];
+  if (key !== undefined || !bearer) return key;
+  const match = /^Bearer +(\S+) *$/i.exec(headers.authorization ?? '');
+  return match?.[1];
+}

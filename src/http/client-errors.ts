@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { ERROR_STATUS, errorBody, type ErrorCode } from './errors.js';
+import { ERROR_STATUS, errorBody, type ErrorCode } from '../api/errors.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 const BY_NODE_CODE: Readonly<Record<string, { code: ErrorCode; message: string }>> = {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { AppError, errorBody, MESSAGES, type ErrorCode } from './errors.js';
+import { AppError, errorBody, MESSAGES, type ErrorCode } from '../api/errors.js';
+import { mcpRefusalBody } from './mcp-messages.js';
 import type { RegisteredRoute } from './route-table.js';
 
 /** Fastify's own errors, mapped into our vocabulary (D4, D13). */
@@ -21,10 +22,14 @@ const FRAMEWORK_MESSAGES: Partial<Record<ErrorCode, string>> = {
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
-  return reply
-    .code(error.status)
-    .header('cache-control', 'no-store')
-    .send(errorBody(error.code, error.message, error.details));
+  reply.code(error.status).header('cache-control', 'no-store');
+  // POST /mcp speaks JSON-RPC: its refusals are JSON-RPC errors an MCP client shows (D66).
+  if (reply.request.routeTraits?.label === '/mcp' && reply.request.method === 'POST') {
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(mcpRefusalBody(error.code, error.message, error.details));
+  }
+  return reply.send(errorBody(error.code, error.message, error.details));
 }
 
 /** A route pattern with parameters (`/instances/:id/history`) as a regular expression. */

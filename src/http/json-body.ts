@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError } from '../api/errors.js';
 
 /**
  * Our JSON body parser (D13, D14). An empty body parses to `undefined`, so each route decides

@@ -53,3 +53,51 @@ export function createCorsPolicy(allowedOrigins: readonly string[]): CorsPolicy 
       origin !== undefined && allowed.has(origin) ? preflights.get(origin)! : noMatch,
   };
 }
+
+/**
+ * /mcp for a browser host (D66): an origin in MCP_ALLOWED_ORIGINS gets the request headers the
+ * MCP transport sends and the response headers its client reads. Any other origin gets the app's
+ * policy (`app`), which cannot drive the tools: POST /mcp refuses its Origin with 403.
+ */
+const MCP_PREFLIGHT_HEADERS = Object.freeze({
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers':
+    'X-API-Key, Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID',
+  'access-control-max-age': '600',
+});
+const MCP_EXPOSED = `${EXPOSED}, Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate`;
+
+export function createMcpCorsPolicy(
+  allowedOrigins: readonly string[],
+  app: CorsPolicy,
+): CorsPolicy {
+  const noMatch = Object.freeze({ ...SECURITY_HEADERS, vary: 'Origin' });
+  const perOrigin = new Map(
+    allowedOrigins.map((origin) => [
+      origin,
+      Object.freeze({
+        ...noMatch,
+        'access-control-allow-origin': origin,
+        'access-control-expose-headers': MCP_EXPOSED,
+      }),
+    ]),
+  );
+  const preflights = new Map(
+    [...perOrigin].map(([origin, headers]) => [
+      origin,
+      Object.freeze({ ...headers, ...MCP_PREFLIGHT_HEADERS }),
+    ]),
+  );
+  return {
+    headersFor: (origin) =>
+      (origin === undefined ? undefined : perOrigin.get(origin)) ?? app.headersFor(origin),
+    preflightHeadersFor: (origin) =>
+      (origin === undefined ? undefined : preflights.get(origin)) ??
+      app.preflightHeadersFor(origin),
+  };
+}
+
+/** Whether a request URL is /mcp's (with or without a query string). */
+export function isMcpUrl(url: string): boolean {
+  return url === '/mcp' || url.startsWith('/mcp?');
+}

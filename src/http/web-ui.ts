@@ -8,7 +8,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
-import { AppError } from './errors.js';
+import { AppError } from '../api/errors.js';
 
 /** D48: the UI's own pages may load their own scripts, styles and images, and nothing else. */
 export const UI_CSP =

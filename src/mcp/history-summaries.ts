@@ -2,6 +2,7 @@
 import type { ChangeFeedJson, RecordHistoryJson } from '../history/history-service.js';
 import type { ProviderHealth } from '../health/health-service.js';
 import type { ExchangeRatesHealth } from '../fx/exchange-rates.js';
+import type { DisplayNames } from './summaries.js';
 
 const SHOWN = 5;
 
@@ -21,7 +22,8 @@ export function historySummary(data: RecordHistoryJson): string {
 
 export function changesSummary(
   data: ChangeFeedJson,
-  order: 'oldest' | 'newest' = 'oldest',
+  order: 'oldest' | 'newest',
+  names: DisplayNames,
 ): string {
   const lines = [
     `${data.changes.length} change(s), ${order} first${data.next_cursor === null ? '' : '; more with cursor=' + data.next_cursor}.`,
@@ -39,11 +41,11 @@ export function changesSummary(
         : `${side.monthly_price}${side.currency === undefined ? '' : ` ${side.currency}`}`;
     const pct = change.change_pct === null ? '' : ` (${change.change_pct}%)`;
     lines.push(
-      `- ${change.at.slice(0, 10)} ${change.kind}: ${change.instance.instance_name} (${change.instance.provider}, ${change.instance.region_code}) ${price(change.old)} -> ${price(change.new)}/month${pct}`,
+      `- ${change.at.slice(0, 10)} ${change.kind}: ${change.instance.instance_name} (${names[change.instance.provider] ?? change.instance.provider}, ${change.instance.region_code}) ${price(change.old)} -> ${price(change.new)}/month${pct}`,
     );
   }
   if (data.changes.length > SHOWN)
-    lines.push(`(${data.changes.length - SHOWN} more in the structured result)`);
+    lines.push(`(${data.changes.length - SHOWN} more in the result below)`);
   lines.push('Prices are per month, USD unless a currency is named.');
   return lines.join('\n');
 }

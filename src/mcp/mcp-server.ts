@@ -6,9 +6,10 @@ import {
   type CallToolResult,
   type McpServerFactory,
 } from '@modelcontextprotocol/server';
-import type { AppError } from '../http/errors.js';
+import type { AppError } from '../api/errors.js';
 import { compareRegions, recommend, searchInstances } from './catalog-tools.js';
 import { getFreshness, listChanges, priceHistory } from './history-tools.js';
+import { argumentProblem, inputSchema, withPageSize } from './tool-arguments.js';
 import { passThrough, type JsonObject } from './tool-schema.js';
 import type { McpDeps, MirroredEndpoint, ToolDefinition, ToolOutcome } from './tool-types.js';
 
@@ -31,8 +32,13 @@ export const TOOL_MIRRORS: ReadonlyMap<string, MirroredEndpoint> = new Map(
 /** `_meta` key of a failed call's error, `{ code, message, details? }` as in the HTTP envelope. */
 export const ERROR_META_KEY = 'cloudprice/error';
 
-const INSTRUCTIONS =
-  'cloudprice: prices of cloud compute instances (Linode, Vultr, AWS) in Asian regions, with history, currencies and a recommender. Prices are monthly USD unless a currency is asked for; each carries when it was observed upstream. Call get_freshness before presenting prices as current.';
+/** What every tool shares, said once (the descriptions would repeat it six times). */
+export const INSTRUCTIONS = [
+  'cloudprice: prices of cloud compute instances (Linode, Vultr, AWS) in Tokyo, Seoul, Osaka, Singapore and Hong Kong, with price history, currencies and a recommender.',
+  "Prices are per month in USD unless `currency` names another (converted at the latest ECB rate, given in metadata.exchange_rate); monthly = hourly x 730 where a provider prices by the hour. Memory filters are in GB; records give memory_mb. Region codes are the providers' own (ap-northeast-1, nrt, icn...); cities group them.",
+  'Every price carries observed_at, when it was observed upstream: call get_freshness before presenting prices as current, and quote stale prices with their date.',
+  "Each result is a short summary, then the whole result as JSON. Arguments not in a tool's schema, and null values, are refused with INVALID_PARAMETER and the allowed names; correct the argument and call again.",
+].join(' ');
 
 /** The error as the HTTP envelope would carry it: code and message in the text, all in _meta. */
 export function errorResult(error: AppError): CallToolResult {
@@ -49,12 +55,36 @@ export function errorResult(error: AppError): CallToolResult {
   };
 }
 
+/**
+ * D66: the summary, then the structured result as JSON text (the MCP specification's advice, and
+ * what a client that passes only text to the model needs), then structuredContent itself.
+ */
 function toResult(outcome: ToolOutcome): CallToolResult {
   if (!outcome.ok) return errorResult(outcome.error);
   return {
-    content: [{ type: 'text', text: outcome.summary }],
+    content: [
+      { type: 'text', text: outcome.summary },
+      { type: 'text', text: JSON.stringify(outcome.data) },
+    ],
     structuredContent: outcome.data,
   };
+}
+
+/** Checks the arguments (names, nulls, page size) before the tool's own parser sees them. */
+export async function callTool(
+  tool: ToolDefinition,
+  args: JsonObject,
+  deps: McpDeps,
+): Promise<CallToolResult> {
+  const problem = argumentProblem(tool.arguments, args);
+  if (problem !== undefined) return errorResult(problem);
+  let given = args;
+  if (tool.page !== undefined) {
+    const paged = withPageSize(args, tool.page);
+    if (!paged.ok) return errorResult(paged.error);
+    given = paged.args;
+  }
+  return toResult(await tool.run(given, deps));
 }
 
 export function createMcpServerFactory(deps: McpDeps): McpServerFactory {
@@ -64,14 +94,19 @@ export function createMcpServerFactory(deps: McpDeps): McpServerFactory {
     config: {
       title: tool.title,
       description: tool.description,
-      inputSchema: passThrough(tool.input),
+      inputSchema: passThrough(inputSchema(tool.arguments, tool.required)),
       outputSchema: passThrough(tool.output),
       annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
     },
-    handler: async (args: JsonObject) => toResult(await tool.run(args, deps)),
+    handler: (args: JsonObject) => callTool(tool, args, deps),
   }));
   return () => {
-    const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
+    // The tools never change while the server runs: no list_changed is ever sent, so none is
+    // promised (the SDK would advertise it by default).
+    const server = new McpServer(MCP_SERVER_INFO, {
+      instructions: INSTRUCTIONS,
+      capabilities: { tools: { listChanged: false } },
+    });
     for (const { name, config, handler } of registrations) {
       server.registerTool(name, config, handler);
     }

@@ -1,4 +1,4 @@
-// The short text beside each structured result (D59): what an assistant can quote at a glance,
+// The short text before each result's JSON (D59, D66): what an assistant can quote at a glance,
 // with the units and the observation dates. Bounded: a few lines whatever the page size.
 import type { ExchangeRateNote } from '../fx/convert.js';
 import type { InstanceRecord } from '../catalog/instance-json.js';
@@ -62,12 +62,15 @@ export function instancesSummary(data: InstancesData): string {
     );
   }
   if (data.instances.length > SHOWN) {
-    lines.push(`(${data.instances.length - SHOWN} more on this page in the structured result)`);
+    lines.push(`(${data.instances.length - SHOWN} more on this page in the result below)`);
   }
   return lines.join('\n');
 }
 
-export function instanceTypesSummary(data: InstanceTypesData): string {
+/** Provider names as people know them (PROVIDER_*_DISPLAY_NAME), by provider name. */
+export type DisplayNames = Readonly<Record<string, string>>;
+
+export function instanceTypesSummary(data: InstanceTypesData, names: DisplayNames): string {
   const rows = data.instance_types;
   const lines = [
     pageText(rows.length, data.pagination, 'instance type(s)'),
@@ -76,23 +79,54 @@ export function instanceTypesSummary(data: InstanceTypesData): string {
   for (const row of rows.slice(0, SHOWN)) {
     const spread = row.spread_pct === null ? '' : `, spread ${row.spread_pct}%`;
     lines.push(
-      `- ${row.instance_id} (${row.provider}; ${row.vcpu} vCPU, ${gb(row.memory_mb)}): cheapest in ${row.cheapest_region} at ${row.min_monthly_price}, dearest ${row.max_monthly_price}${spread}; ${Object.keys(row.prices).length} region(s)`,
+      `- ${row.instance_id} (${names[row.provider] ?? row.provider}; ${row.vcpu} vCPU, ${gb(row.memory_mb)}): cheapest in ${row.cheapest_region} at ${row.min_monthly_price}, dearest ${row.max_monthly_price}${spread}; ${Object.keys(row.prices).length} region(s)`,
     );
   }
-  if (rows.length > SHOWN) lines.push(`(${rows.length - SHOWN} more in the structured result)`);
+  if (rows.length > SHOWN) lines.push(`(${rows.length - SHOWN} more in the result below)`);
   return lines.join('\n');
 }
 
-export function recommendSummary(data: RecommendData, note: ExchangeRateNote | undefined): string {
+export interface RecommendSummaryOptions {
+  /** The conversion, when prices are not USD. */
+  readonly note: ExchangeRateNote | undefined;
+  /** budget_max as asked, in the request's currency. */
+  readonly budget: number | undefined;
+  readonly displayNames: DisplayNames;
+}
+
+/**
+ * The needs, the first picks, and (D66) every pick over the budget and every pick short of the
+ * vCPUs needed, by rank: an assistant that reads only this still cannot miss them.
+ */
+export function recommendSummary(data: RecommendData, options: RecommendSummaryOptions): string {
   const { requirements, recommendations } = data;
+  const { budget, displayNames } = options;
   const lines = [
     `The stack needs at least ${requirements.min_memory_mb} MB of memory and ${requirements.min_vcpu} vCPU. ${recommendations.length === 0 ? 'No instance matched.' : `${recommendations.length} recommendation(s), best first:`}`,
   ];
   for (const item of recommendations.slice(0, SHOWN)) {
     lines.push(
-      `${item.rank}. ${item.instance} (${item.provider}, ${item.region_code}): ${item.specs.vcpu} vCPU, ${gb(item.specs.memory_mb)}, ${item.price.monthly} ${item.price.currency}/month, match_score ${item.match_score}; id ${item.id}`,
+      `${item.rank}. ${item.instance} (${displayNames[item.provider] ?? item.provider}, ${item.region_code}): ${item.specs.vcpu} vCPU, ${gb(item.specs.memory_mb)}, ${item.price.monthly} ${item.price.currency}/month, match_score ${item.match_score}; id ${item.id}`,
     );
   }
-  if (note !== undefined) lines.push(`Prices converted${rateText(note)}.`);
+  if (recommendations.length > SHOWN) {
+    lines.push(`(${recommendations.length - SHOWN} more in the result below)`);
+  }
+  const ranks = (items: readonly { rank: number }[]) =>
+    items.map((item) => `#${item.rank}`).join(', ');
+  if (budget !== undefined) {
+    const over = recommendations.filter((item) => item.price.monthly > budget);
+    const currency = recommendations[0]?.price.currency ?? 'USD';
+    lines.push(
+      over.length === 0
+        ? `Every recommendation is within the budget of ${budget} ${currency}/month.`
+        : `Over the budget of ${budget} ${currency}/month: ${ranks(over)}.`,
+    );
+  }
+  const short = recommendations.filter((item) => item.specs.vcpu < requirements.min_vcpu);
+  if (short.length > 0) {
+    lines.push(`Fewer vCPUs than the ${requirements.min_vcpu} needed: ${ranks(short)}.`);
+  }
+  if (options.note !== undefined) lines.push(`Prices converted${rateText(options.note)}.`);
   return lines.join('\n');
 }

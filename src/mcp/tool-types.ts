@@ -6,10 +6,11 @@ import type { ProviderName } from '../catalog/model.js';
 import type { Config } from '../config.js';
 import type { ExchangeRateService } from '../fx/exchange-rates.js';
 import type { HealthService } from '../health/health-service.js';
-import { AppError, type ErrorCode, type ErrorDetails } from '../http/errors.js';
-import { invalidParameter } from '../http/parameter-error.js';
+import { AppError, type ErrorCode, type ErrorDetails } from '../api/errors.js';
+import { invalidParameter } from '../api/parameter-error.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
 import type { ProvenanceNotes } from './provenance.js';
+import type { ArgumentTable, PageSize } from './tool-arguments.js';
 import type { JsonObject } from './tool-schema.js';
 
 /** The core services the tools call: the same ones the HTTP routes and the CLI call. */
@@ -41,9 +42,12 @@ export interface ToolDefinition {
   readonly title: string;
   /** For the assistant: when to use the tool, units, currencies, cities, staleness. */
   readonly description: string;
-  /** JSON Schema of the arguments, from the route's parameter schema. */
-  readonly input: JsonObject;
-  /** JSON Schema of structuredContent: the route's `data` object. */
+  /** The arguments the tool takes (any other is refused, D66), each with its JSON Schema. */
+  readonly arguments: ArgumentTable;
+  readonly required?: readonly string[];
+  /** The tool's page size, when it pages (`limit`): its default and most. */
+  readonly page?: PageSize;
+  /** JSON Schema of structuredContent (the route's `data` object), its top level. */
   readonly output: JsonObject;
   readonly mirrors: MirroredEndpoint;
   run(args: JsonObject, deps: McpDeps): Promise<ToolOutcome>;
@@ -51,14 +55,13 @@ export interface ToolDefinition {
 
 /**
  * Tool arguments as the route's parser sees an HTTP request's parameters: query-string values are
- * text, so numbers and booleans become their text (`10`, `true`); null is an absent parameter
- * (assistants often send null for an optional field). Anything else is passed as it is, for the
- * parser to refuse. A null-prototype object: a `__proto__` argument stays a plain key.
+ * text, so numbers and booleans become their text (`10`, `true`). Anything else is passed as it
+ * is, for the parser to refuse (a null never gets here: argumentProblem refuses it). A null-prototype object: a `__proto__` argument stays a plain key.
  */
 export function asQuery(args: JsonObject): Record<string, unknown> {
   const query = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(args)) {
-    if (value === null || value === undefined) continue;
+    if (value === undefined) continue;
     query[name] = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
   }
   return query;

@@ -54,12 +54,13 @@ const CASES: Readonly<Record<string, RouteCase>> = {
   'GET /webhooks': { url: '/webhooks', limit: 10, status: 200 },
   'DELETE /webhooks/:id': { url: '/webhooks/wh_000000000000000000000000', limit: 10, status: 404 },
   'GET /openapi.json': { url: '/openapi.json', limit: undefined, status: 200 },
-  // The route itself is unlimited; each tools/call counts against the endpoint it mirrors (D59).
+  // Each message counts (D66): a tools/call against the endpoint it mirrors (D59), any other
+  // message, as this tools/list, against the /mcp protocol budget of 100 a minute.
   'POST /mcp': {
     url: '/mcp',
     payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     headers: { accept: 'application/json, text/event-stream' },
-    limit: undefined,
+    limit: 100,
     status: 200,
     // The transport answers a request as an event stream carrying the JSON-RPC response.
     type: /^text\/event-stream/,
@@ -173,9 +174,24 @@ describe.each(GUARDED.map((route) => ({ ...route, name: keyOf(route) })))('$name
       headers: { ...(known?.headers ?? {}), ...headers },
       remoteAddress,
     });
+  // POST /mcp refuses in JSON-RPC (D66): the envelope's error is the error's `data`.
+  const jsonRpc = route.url === '/mcp';
+  const errorOf = (response: Awaited<ReturnType<typeof send>>): Envelope['error'] =>
+    jsonRpc
+      ? response.json<{ error: { data: Envelope['error'] } }>().error.data
+      : response.json<Envelope>().error;
   const expectError = (response: Awaited<ReturnType<typeof send>>, error: Envelope['error']) => {
     expect(String(response.headers['content-type'])).toMatch(JSON_TYPE);
-    if (hasBody) expect(response.json<Envelope>()).toEqual({ success: false, error });
+    if (!hasBody) return;
+    if (jsonRpc) {
+      expect(response.json()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: `${error.code}: ${error.message}`, data: error },
+      });
+    } else {
+      expect(response.json<Envelope>()).toEqual({ success: false, error });
+    }
   };
 
   beforeAll(async () => {
@@ -270,7 +286,7 @@ describe.each(GUARDED.map((route) => ({ ...route, name: keyOf(route) })))('$name
       const refused = await send({ 'x-api-key': 'wrong-key-wrong-key' }, client);
       expect(refused.statusCode).toBe(429);
       if (hasBody) {
-        expect(refused.json<Envelope>().error).toMatchObject({
+        expect(errorOf(refused)).toMatchObject({
           code: 'RATE_LIMIT_EXCEEDED',
           details: { limit: 20, window: '1m' },
         });
@@ -283,7 +299,7 @@ describe.each(GUARDED.map((route) => ({ ...route, name: keyOf(route) })))('$name
       for (let i = 0; i < limit; i++) expect((await send({}, client)).statusCode).toBe(401);
       const refused = await send({}, client);
       expect(refused.statusCode).toBe(429);
-      if (hasBody) expect(refused.json<Envelope>().error.details).toMatchObject({ limit });
+      if (hasBody) expect(errorOf(refused).details).toMatchObject({ limit });
     });
   }
 

@@ -114,19 +114,20 @@ const BREACHES: readonly {
   {
     rule: 'cli-not-http',
     file: 'src/cli/text-table.ts',
-    specifier: '../http/errors.js',
-    to: 'src/http/errors.ts',
+    specifier: '../http/route-table.js',
+    to: 'src/http/route-table.ts',
   },
   {
+    // Not even the route schemas or the error handler: the error codes live in src/api/.
     rule: 'mcp-not-http',
     file: 'src/mcp/summaries.ts',
-    specifier: '../http/app.js',
-    to: 'src/http/app.ts',
+    specifier: '../http/schemas/instances.js',
+    to: 'src/http/schemas/instances.ts',
   },
   {
-    rule: 'api-vocabulary-self-contained',
-    file: 'src/http/parameter-error.ts',
-    specifier: './route-table.js',
+    rule: 'api-errors-below-front-ends',
+    file: 'src/api/parameter-error.ts',
+    specifier: '../http/route-table.js',
     to: 'src/http/route-table.ts',
   },
   {

@@ -1,7 +1,8 @@
 // D59 conformance, with the SDK's own client over real HTTP, on every backend: each tool's
 // structuredContent is the HTTP route's `data` for the same arguments (timing fields and the
-// cache flag aside), and each tool's output schema describes it exactly (no field it does not
-// name, every field it requires).
+// cache flag aside; the tools' own page sizes, docs/mcp.md, where no limit is given), and each
+// tool's output schema describes its top level exactly (no field it does not name, every field
+// it requires).
 import type { Client } from '@modelcontextprotocol/client';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -75,7 +76,7 @@ for (const backend of await mcpBackends()) {
     }
 
     const cases = (): Case[] => [
-      { tool: 'search_instances', args: {}, http: '/instances' },
+      { tool: 'search_instances', args: {}, http: '/instances?limit=10' },
       {
         tool: 'search_instances',
         args: {
@@ -109,7 +110,7 @@ for (const backend of await mcpBackends()) {
       {
         tool: 'compare_regions',
         args: { min_vcpu: 2, currency: 'EUR', sort_by: 'spread', available_in: 'all' },
-        http: '/instance-types?min_vcpu=2&currency=EUR&sort_by=spread&available_in=all',
+        http: '/instance-types?min_vcpu=2&currency=EUR&sort_by=spread&available_in=all&limit=10',
       },
       {
         tool: 'recommend',
@@ -119,7 +120,9 @@ for (const backend of await mcpBackends()) {
       {
         tool: 'recommend',
         args: { stack: ['nodejs'], scale: 'small', budget_max: 3000, currency: 'JPY' },
-        http: { body: { stack: ['nodejs'], scale: 'small', budget_max: 3000, currency: 'JPY' } },
+        http: {
+          body: { stack: ['nodejs'], scale: 'small', budget_max: 3000, currency: 'JPY', limit: 5 },
+        },
       },
       { tool: 'price_history', args: { id: recordId }, http: `/instances/${recordId}/history` },
       {

@@ -115,13 +115,10 @@ for (const backend of await mcpBackends()) {
       expect((await toolError('price_history', {})).code).toBe('MISSING_PARAMETER');
     });
 
-    it('treats a null argument as an absent one', async () => {
-      const result = await client.callTool({
-        name: 'search_instances',
-        arguments: { provider: null, limit: 2 },
-      });
-      expect(result.isError).toBeFalsy();
-      expect((result.structuredContent as { instances: unknown[] }).instances).toHaveLength(2);
+    it('refuses a null argument by name: null is not "not given" (D66)', async () => {
+      const error = await toolError('search_instances', { provider: null, limit: 2 });
+      expect(error.code).toBe('INVALID_PARAMETER');
+      expect(error.details?.['parameter']).toBe('provider');
     });
 
     it('answers an unknown tool and malformed messages with protocol errors', async () => {
@@ -153,7 +150,7 @@ for (const backend of await mcpBackends()) {
       await batch.text();
     });
 
-    it('refuses a missing key, a body over 10 KB, another content type and GET/DELETE with our envelope', async () => {
+    it('refuses a missing key, a body over 10 KB and another content type in JSON-RPC, GET/DELETE with our envelope', async () => {
       const noKey = await fetch(server.url, {
         method: 'POST',
         headers: {
@@ -164,17 +161,22 @@ for (const backend of await mcpBackends()) {
         body: call('get_freshness', {}),
       });
       expect(noKey.status).toBe(401);
-      expect(await noKey.json()).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+      expect(await noKey.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32000, data: { code: 'UNAUTHORIZED' } },
+      });
 
       const huge = await rawPost(server.url, call('search_instances', { q: 'x'.repeat(11_000) }));
       expect(huge.status).toBe(413);
-      expect(await huge.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+      expect(await huge.json()).toMatchObject({ error: { data: { code: 'PAYLOAD_TOO_LARGE' } } });
 
       const text = await rawPost(server.url, call('get_freshness', {}), {
         'content-type': 'text/plain',
       });
       expect(text.status).toBe(400);
-      expect(await text.json()).toMatchObject({ error: { code: 'INVALID_CONTENT_TYPE' } });
+      expect(await text.json()).toMatchObject({
+        error: { data: { code: 'INVALID_CONTENT_TYPE' } },
+      });
 
       for (const method of ['GET', 'DELETE']) {
         const response = await fetch(server.url, {
@@ -196,8 +198,8 @@ for (const backend of await mcpBackends()) {
         const response = await rawPost(server.url, call('get_freshness', {}), { origin });
         expect(response.status, origin).toBe(403);
         expect(await response.json()).toMatchObject({
-          success: false,
-          error: { code: 'FORBIDDEN' },
+          jsonrpc: '2.0',
+          error: { data: { code: 'FORBIDDEN' } },
         });
       }
       const allowed = await rawPost(server.url, call('get_freshness', {}), {
@@ -228,9 +230,11 @@ for (const backend of await mcpBackends()) {
         const over = await rawPost(server.url, call(tool, { id: 1 }), headers);
         expect(over.status, tool).toBe(429);
         expect(over.headers.get('retry-after')).not.toBeNull();
-        expect(await over.json()).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED' } });
+        expect(await over.json()).toMatchObject({
+          error: { data: { code: 'RATE_LIMIT_EXCEEDED' } },
+        });
       }
-      // /health is unlimited, so is get_freshness; the protocol's own messages are not tool calls.
+      // get_freshness and the protocol's own messages count against the /mcp budget (D66).
       const freshness = await rawPost(server.url, call('get_freshness', {}), headers);
       expect(freshness.status).toBe(200);
       await freshness.text();

@@ -3,8 +3,8 @@ import { parseCurrency } from '../../fx/currency-parameter.js';
 import { parseChangesQuery, parseRecordId } from '../../history/history-query.js';
 import { changeFeed, recordHistory } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../errors.js';
-import { invalidParameter } from '../parameter-error.js';
+import { AppError } from '../../api/errors.js';
+import { invalidParameter } from '../../api/parameter-error.js';
 import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
 import {
   ChangeItem,

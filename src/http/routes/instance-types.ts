@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { parseInstanceTypesQuery } from '../../catalog/instance-types/instance-types-query.js';
 import { InstanceTypesReader } from '../../catalog/instance-types/instance-types-reader.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../errors.js';
-import { invalidParameter } from '../parameter-error.js';
+import { AppError } from '../../api/errors.js';
+import { invalidParameter } from '../../api/parameter-error.js';
 import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
 import {
   INSTANCE_TYPES_RESPONSE_EXAMPLE,

@@ -5,8 +5,8 @@ import { CSV_MAX_LIMIT, MAX_LIMIT, parseInstanceQuery } from '../../catalog/inst
 import { parseAsOf } from '../../history/history-query.js';
 import { listAsOf } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../errors.js';
-import { invalidParameter } from '../parameter-error.js';
+import { AppError } from '../../api/errors.js';
+import { invalidParameter } from '../../api/parameter-error.js';
 import { responseFormat } from '../response-format.js';
 import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
 import { INSTANCES_RESPONSE_EXAMPLE } from '../schemas/examples.js';

@@ -1,15 +1,24 @@
-// POST /mcp (D59): the assistant server over MCP's Streamable HTTP transport, stateless. The app's
-// hooks have run (CORS preflight, key, body size); here: the Origin check (DNS-rebinding
-// protection, whatever CORS allows), one rate-limit charge per tools/call against the endpoint
-// the tool mirrors, then the SDK's web-standard handler answers. GET and DELETE (the transport's
-// stream and session operations) get 405 from the app, as a stateless server may answer them.
+// POST /mcp (D59, D66): the assistant server over MCP's Streamable HTTP transport, stateless. The
+// app's hooks have run (CORS preflight, key, body size); here: the Origin check (DNS-rebinding
+// protection, whatever CORS allows), the body parsed once (mcp-messages.ts), one rate-limit
+// charge per message (a tools/call against the endpoint its tool mirrors, any other message
+// against the protocol budget), then the SDK's web-standard handler answers that parse. GET and
+// DELETE (the transport's stream and session operations) get 405 from the app, as a stateless
+// server may answer them.
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { SECOND_PROVIDER } from '../schemas/example-providers.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createMcpDeps } from '../../mcp/mcp-deps.js';
 import { createMcpServerFactory, TOOL_MIRRORS } from '../../mcp/mcp-server.js';
 import type { AppServices } from '../app-services.js';
-import { AppError, errorBody } from '../errors.js';
+import { AppError, errorBody } from '../../api/errors.js';
+import {
+  calledTool,
+  MCP_PROTOCOL_RATE_LIMIT,
+  MCP_PROTOCOL_SCOPE,
+  readMcpBody,
+  rpcError,
+} from '../mcp-messages.js';
 import { ApiKeySecurity, commonErrorResponses, errorResponse } from '../schemas/common.js';
 import { INSTANCES_RATE_LIMIT } from './instances.js';
 import { RECOMMEND_RATE_LIMIT } from './recommend.js';
@@ -22,11 +31,19 @@ export type ChargeRateLimit = (
   limit: number,
 ) => Promise<void>;
 
-const LIMITS: Readonly<Record<string, number | undefined>> = {
-  '/instances': INSTANCES_RATE_LIMIT,
-  '/recommend': RECOMMEND_RATE_LIMIT,
-  '/health': undefined,
+/** The budget each mirrored endpoint's tools count against; /health's (unlimited) is ours. */
+const BUDGETS: Readonly<Record<string, { scope: string; limit: number }>> = {
+  '/instances': { scope: '/instances', limit: INSTANCES_RATE_LIMIT },
+  '/recommend': { scope: '/recommend', limit: RECOMMEND_RATE_LIMIT },
 };
+const PROTOCOL_BUDGET = { scope: MCP_PROTOCOL_SCOPE, limit: MCP_PROTOCOL_RATE_LIMIT };
+
+/** The budget a message counts against: its tool's endpoint's, or the protocol budget. */
+function budgetOf(message: unknown): { scope: string; limit: number } {
+  const tool = calledTool(message);
+  const endpoint = tool === undefined ? undefined : TOOL_MIRRORS.get(tool);
+  return (endpoint === undefined ? undefined : BUDGETS[endpoint]) ?? PROTOCOL_BUDGET;
+}
 
 /** Request headers the transport reads; the key, cookies and hop-by-hop headers stay here. */
 function forwarded(name: string): boolean {
@@ -71,14 +88,6 @@ const ORIGIN_REFUSED = 'Requests from this Origin are not allowed on /mcp (MCP_A
 /** Response headers Node and the app own (connection handling, framing). */
 const OWN_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
-/** The mirrored endpoint of a JSON-RPC message that calls a known tool, else undefined. */
-function mirroredBy(message: unknown): string | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
-  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-  if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
-  return TOOL_MIRRORS.get(params.name);
-}
-
 export function mcpRoute(
   app: FastifyInstance,
   services: AppServices,
@@ -107,7 +116,7 @@ export function mcpRoute(
           tags: ['assistants'],
           summary: 'Model Context Protocol (Streamable HTTP, stateless) for AI assistants',
           description:
-            'D59: JSON-RPC messages of the Model Context Protocol (docs/mcp.md): six read-only tools mirroring /instances, /instance-types, /recommend, /instances/{id}/history, /changes and /health. Each tools/call counts against the rate limit of the endpoint it mirrors (get_freshness: none). A request with an Origin header not in MCP_ALLOWED_ORIGINS: 403 FORBIDDEN. Protocol errors are JSON-RPC errors; a tool refusing its arguments answers isError with our error code (e.g. INVALID_PARAMETER) in the text and in _meta["cloudprice/error"]. GET and DELETE: 405.',
+            'D59, D66: JSON-RPC messages of the Model Context Protocol (docs/mcp.md): six read-only tools mirroring /instances, /instance-types, /recommend, /instances/{id}/history, /changes and /health. Each message counts against a rate limit: a tools/call against the endpoint its tool mirrors, any other message (initialize, tools/list, ping, get_freshness...) against the /mcp budget (100 a minute). Batches: only under protocol 2025-03-26, at most 10 messages. The key may also be sent as `Authorization: Bearer <key>` (here only). A request with an Origin header not in MCP_ALLOWED_ORIGINS: 403. Refusals (401, 403, 413, 429...) are JSON-RPC errors with our code in error.data.code; a body that is not JSON: 400 with JSON-RPC error -32700, before anything runs. A tool refusing its arguments (unknown names included) answers isError with our error code (e.g. INVALID_PARAMETER) in the text and in _meta["cloudprice/error"]. GET and DELETE: 405.',
           security: ApiKeySecurity,
           body: {
             type: 'object',
@@ -138,18 +147,17 @@ export function mcpRoute(
       },
       async (request, reply) => {
         const text = typeof request.body === 'string' ? request.body : '';
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = undefined; // the transport answers with its parse error
+        const version = request.headers['mcp-protocol-version'];
+        const body = readMcpBody(text, typeof version === 'string' ? version : undefined);
+        if (!body.ok) {
+          return reply
+            .status(400 as 200)
+            .header('content-type', 'application/json')
+            .send(rpcError(body.code, body.message));
         }
-        for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
-          const endpoint = mirroredBy(message);
-          const limit = endpoint === undefined ? undefined : LIMITS[endpoint];
-          if (endpoint !== undefined && limit !== undefined) {
-            await charge(request, reply, endpoint, limit);
-          }
+        for (const message of body.messages) {
+          const { scope, limit } = budgetOf(message);
+          await charge(request, reply, scope, limit);
         }
         const headers = new Headers();
         for (const [name, value] of Object.entries(request.headers)) {
@@ -159,7 +167,7 @@ export function mcpRoute(
         }
         const response = await handler.fetch(
           new Request('http://localhost/mcp', { method: 'POST', headers, body: text }),
-          parsed === undefined ? {} : { parsedBody: parsed },
+          { parsedBody: body.parsed },
         );
         const sent: Record<string, string> = {};
         response.headers.forEach((value, name) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { answerAround, RecommendMemo, recommendKey } from '../../recommend/recommend-memo.js';
 import { computeRecommendations, prepareRecommend } from '../../recommend/recommend-service.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../../api/errors.js';
 import {
   ApiKeySecurity,
   commonErrorResponses,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ProviderName } from '../../catalog/model.js';
 import { regionsOverview } from '../../catalog/regions-overview.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../../api/errors.js';
 import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
 import { REGIONS_RESPONSE_EXAMPLE, RegionsResponse } from '../schemas/regions.js';
 import { INSTANCES_RATE_LIMIT } from './instances.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseSyncRequest } from '../../sync/sync-request.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../../api/errors.js';
 import {
   ApiKeySecurity,
   commonErrorResponses,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseWebhookRequest } from '../../events/webhook-request.js';
 import { createWebhook, toWebhookJson } from '../../events/webhook-service.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../../api/errors.js';
 import { ApiKeySecurity, commonErrorResponses, errorResponse } from '../schemas/common.js';
 import {
   CreateWebhookRequest,
@@ -11,7 +11,7 @@ import {
   Webhook,
   WebhookParams,
 } from '../schemas/webhooks.js';
-import { errorBody } from '../errors.js';
+import { errorBody } from '../../api/errors.js';
 
 // POST/GET/DELETE /webhooks (D42): one budget of 10 requests a minute per client for all three.
 

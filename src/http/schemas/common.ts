@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { ERROR_CODES, MESSAGES, errorBody, type ErrorBody } from '../errors.js';
+import { ERROR_CODES, MESSAGES, errorBody, type ErrorBody } from '../../api/errors.js';
 
 /**
  * A string from a closed list, as `{ type: 'string', enum }`. A union of literals would say the

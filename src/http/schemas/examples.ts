@@ -8,7 +8,7 @@ import { FIRST_PROVIDER, SECOND_PROVIDER, THIRD_PROVIDER } from './example-provi
 import type { Static } from 'typebox';
 import { PROVIDER_NAMES } from '../../catalog/model.js';
 import { STACK_NAMES } from '../../recommend/stacks.js';
-import { errorBody } from '../errors.js';
+import { errorBody } from '../../api/errors.js';
 import type { HealthResponse, SyncRequest, SyncResponse } from './health-sync.js';
 import type { InstanceRecord, InstancesResponse } from './instances.js';
 import type { RecommendRequestSchema, RecommendResponse } from './recommend.js';

@@ -1,0 +1,130 @@
+// The tools' arguments (tool-arguments.ts): one entry per argument, named as the HTTP parameter it
+// becomes, described for a model in a line. The enums are the live lists (refilled in place when
+// the providers are installed), read when `tools/list` is answered.
+import { AVAILABLE_IN, INSTANCE_TYPE_SORTS } from '../catalog/instance-types/pivot.js';
+import { INSTANCE_TYPE_COLUMNS } from '../catalog/instance-types/instance-types-query.js';
+import { SORT_FIELDS } from '../catalog/instance-query.js';
+import { CITY_SLUGS, INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../catalog/model.js';
+import { CHANGE_KINDS } from '../history/change-model.js';
+import { CHANGE_ORDERS } from '../history/history-query.js';
+import { PROVIDERS } from '../providers/registry.js';
+import { SCALES, STACK_NAMES } from '../recommend/stacks.js';
+import { limitArgument, type ArgumentTable, type PageSize } from './tool-arguments.js';
+
+const string = (description: string) => ({ type: 'string', description });
+const oneOf = (values: readonly string[], description: string) => ({
+  type: 'string',
+  enum: values,
+  description,
+});
+const integer = (description: string) => ({ type: 'integer', minimum: 0, description });
+const number = (description: string) => ({ type: 'number', minimum: 0, description });
+
+/** Page sizes chosen for an assistant's context (docs/mcp.md "Sizes"), not the HTTP defaults. */
+export const PAGES = {
+  instances: { default: 10, max: 50 },
+  instanceTypes: { default: 10, max: 30 },
+  recommendations: { default: 5, max: 25 },
+  changes: { default: 20, max: 100 },
+} as const satisfies Record<string, PageSize>;
+
+export const CURRENCY = {
+  currency: string(
+    'Currency of prices and price bounds: USD (default) or an ISO code (EUR, JPY, SGD...).',
+  ),
+};
+
+/** "provider_a (Linode), ...": the names to send, with the names people know. */
+const PROVIDER_LIST = PROVIDERS.map((p) => `${p.name} (${p.displayName})`).join(', ');
+
+const OFFSET = { offset: integer('Rows to skip (paging: the summary says the next offset).') };
+const ORDER = { order: oneOf(['asc', 'desc'], 'Sort direction (default asc).') };
+
+/** The record filters of search_instances and compare_regions (GET /instances' filters). */
+const RECORD_FILTERS = {
+  provider: string(`Provider, or several comma-separated: ${PROVIDER_LIST}.`),
+  city: string(`City, or several comma-separated: ${CITY_SLUGS.join(', ')}.`),
+  min_vcpu: integer('At least this many vCPUs.'),
+  max_vcpu: integer('At most this many vCPUs.'),
+  min_memory_gb: number('At least this much memory, GB.'),
+  max_memory_gb: number('At most this much memory, GB.'),
+  max_price: number('Highest monthly price, in `currency`.'),
+  instance_family: oneOf(INSTANCE_FAMILIES, 'Instance family.'),
+  has_gpu: { type: 'boolean', description: 'true: only types with a GPU; false: only without.' },
+  q: string('Text in the type name or id, e.g. "t3." or "8gb".'),
+  ...CURRENCY,
+};
+
+export const SEARCH_ARGUMENTS: ArgumentTable = {
+  ...RECORD_FILTERS,
+  region: oneOfList(REGION_CODES, 'Region code, or several comma-separated'),
+  sort_by: oneOf(SORT_FIELDS, 'Sort field (default monthly price).'),
+  ...ORDER,
+  limit: limitArgument(PAGES.instances, 'Records'),
+  ...OFFSET,
+  as_of: string('ISO date or date-time: answer from the catalogue as it was then.'),
+};
+
+export const COMPARE_ARGUMENTS: ArgumentTable = {
+  ...RECORD_FILTERS,
+  regions: oneOfList(
+    REGION_CODES,
+    'Regions to compare, comma-separated, in column order (default all)',
+  ),
+  columns: oneOf(INSTANCE_TYPE_COLUMNS, 'Key prices by region code (default) or by city.'),
+  available_in: oneOf(
+    AVAILABLE_IN,
+    'all: only types offered in every listed region of their provider.',
+  ),
+  sort_by: oneOf(INSTANCE_TYPE_SORTS, 'Sort field (default min_price).'),
+  ...ORDER,
+  limit: limitArgument(PAGES.instanceTypes, 'Instance types'),
+  ...OFFSET,
+};
+
+const list = (values: readonly string[], description: string) => ({
+  type: 'array',
+  items: { type: 'string', enum: values },
+  minItems: 1,
+  description,
+});
+
+export const RECOMMEND_ARGUMENTS: ArgumentTable = {
+  stack: list(STACK_NAMES, 'Software the instance runs, e.g. ["nginx", "php-fpm", "mysql"].'),
+  scale: oneOf(SCALES, 'Expected load.'),
+  budget_max: number('Highest monthly price, in `currency`.'),
+  ...CURRENCY,
+  limit: limitArgument(PAGES.recommendations, 'Recommendations'),
+  providers: list(PROVIDER_NAMES, `Only these providers: ${PROVIDER_LIST}.`),
+  regions: list(REGION_CODES, 'Only these region codes.'),
+  cities: list(CITY_SLUGS, 'Only these cities.'),
+};
+
+export const HISTORY_ARGUMENTS: ArgumentTable = {
+  id: {
+    type: 'integer',
+    minimum: 1,
+    description: 'Record id (from search_instances or recommend).',
+  },
+  ...CURRENCY,
+};
+
+export const CHANGES_ARGUMENTS: ArgumentTable = {
+  since: string('ISO date or date-time; default 7 days ago.'),
+  until: string('ISO date or date-time; default now.'),
+  provider: oneOf(PROVIDER_NAMES, `Only this provider: ${PROVIDER_LIST}.`),
+  region: oneOf(REGION_CODES, 'Only this region code.'),
+  city: string(`City, or several comma-separated: ${CITY_SLUGS.join(', ')}.`),
+  kind: oneOfList(CHANGE_KINDS, 'Change kind, or several comma-separated'),
+  sync_id: string('Only the changes of this sync (sync_id as the feed shows it).'),
+  order: oneOf(CHANGE_ORDERS, 'oldest first (default) or newest first.'),
+  limit: limitArgument(PAGES.changes, 'Changes'),
+  cursor: string('next_cursor of the previous page.'),
+  summary: { type: 'boolean', description: 'true: add counts per kind over the whole window.' },
+  ...CURRENCY,
+};
+
+/** A comma-separated list of known values, as text (the HTTP form). */
+function oneOfList(values: readonly string[], description: string) {
+  return string(`${description}: ${values.join(', ')}.`);
+}
