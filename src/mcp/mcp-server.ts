@@ -84,8 +84,16 @@ export async function callTool(
     if (!paged.ok) return errorResult(paged.error);
     given = paged.args;
   }
-  return toResult(await tool.run(given, deps));
+  const outcome = await tool.run(given, deps);
+  if (outcome.ok && deps.catalog.current?.lastSuccessfulSync === null) {
+    return toResult({ ...outcome, summary: `${NEVER_SYNCED}\n${outcome.summary}` });
+  }
+  return toResult(outcome);
 }
+
+/** Said first in every answer while no provider has ever synced (an empty or new database). */
+export const NEVER_SYNCED =
+  'NOTE: the catalogue is empty: no provider has ever been synced on this server (run `cloudprice sync` with its settings). Nothing below is a real answer about prices.';
 
 export function createMcpServerFactory(deps: McpDeps): McpServerFactory {
   // What each server registers, made once: a server per request only adds the registrations.
