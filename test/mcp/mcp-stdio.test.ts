@@ -1,8 +1,10 @@
 // `cloudprice mcp` as shipped (the built binary) over stdio, with the SDK's own client, on SQLite
-// and on PostgreSQL + Redis: the tools answer what the HTTP API answers on the same database, and
-// stdout carries nothing but protocol messages.
+// and on PostgreSQL + Redis, started from a working directory of its own as an assistant starts
+// it: the tools answer what the HTTP API answers on the same database (every currency: the
+// bundled rates are found from the installation), stdout carries nothing but protocol messages,
+// and a database that is missing or was never synced is said so, never created (D66).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -24,6 +26,8 @@ for (const backend of await mcpBackends()) {
   describeBackend('cloudprice mcp over stdio (built binary)', backend, () => {
     let env: Record<string, string>;
     let dataDir: string;
+    /** The assistant's own folder: nothing of cloudprice in it. */
+    let elsewhere: string;
     let drop: () => Promise<void>;
     let api: TestApp;
 
@@ -31,6 +35,7 @@ for (const backend of await mcpBackends()) {
       const isolated = await backend.isolate();
       drop = () => isolated.drop();
       dataDir = mkdtempSync(path.join(tmpdir(), 'cloudprice-mcp-'));
+      elsewhere = mkdtempSync(path.join(tmpdir(), 'cloudprice-assistant-'));
       env = {
         DATA_DIR: dataDir,
         API_KEYS: TEST_API_KEY,
@@ -48,6 +53,7 @@ for (const backend of await mcpBackends()) {
       await api?.close();
       await drop?.();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
     });
 
     async function connect(modern = false): Promise<Client> {
@@ -58,8 +64,8 @@ for (const backend of await mcpBackends()) {
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: [BUILT_CLI, 'mcp'],
-          cwd: ROOT,
+          args: [path.join(ROOT, BUILT_CLI), 'mcp'],
+          cwd: elsewhere,
           env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env },
           stderr: 'pipe',
         }),
@@ -96,6 +102,15 @@ for (const backend of await mcpBackends()) {
         expect(withoutTiming(changes.structuredContent)).toEqual(
           withoutTiming(await httpData('/changes?limit=3')),
         );
+        // Every currency, from another working directory: the bundled ECB rates were found.
+        const yen = await client.callTool({
+          name: 'search_instances',
+          arguments: { currency: 'JPY', limit: 2 },
+        });
+        expect(yen.isError, JSON.stringify(yen.content)).toBeFalsy();
+        expect(withoutTiming(yen.structuredContent)).toEqual(
+          withoutTiming(await httpData('/instances?currency=JPY&limit=2')),
+        );
         const bad = await client.callTool({ name: 'compare_regions', arguments: { limit: 0 } });
         expect(bad.isError).toBe(true);
         expect(bad._meta?.['cloudprice/error']).toMatchObject({ code: 'INVALID_PARAMETER' });
@@ -121,8 +136,8 @@ for (const backend of await mcpBackends()) {
     });
 
     it('writes nothing but JSON-RPC messages to stdout, and exits 0 when stdin closes', async () => {
-      const child = spawn(process.execPath, [BUILT_CLI, 'mcp'], {
-        cwd: ROOT,
+      const child = spawn(process.execPath, [path.join(ROOT, BUILT_CLI), 'mcp'], {
+        cwd: elsewhere,
         env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env, LOG_LEVEL: 'debug' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -156,10 +171,11 @@ for (const backend of await mcpBackends()) {
           params: { name: 'no_such_tool', arguments: {} },
         },
       ].map((message) => JSON.stringify(message));
-      child.stdin.write(`${lines.join('\n')}\nthis is not json\n`);
-      // Wait for both answers before closing stdin: the server answers asynchronously.
+      const batch = JSON.stringify([{ jsonrpc: '2.0', id: 4, method: 'ping' }]);
+      child.stdin.write(`${lines.join('\n')}\nthis is not json\n${batch}\n`);
+      // Wait for every answer before closing stdin: the server answers asynchronously.
       await vi.waitFor(
-        () => expect(stdout.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(3),
+        () => expect(stdout.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(5),
         {
           timeout: 60_000,
           interval: 100,
@@ -170,10 +186,87 @@ for (const backend of await mcpBackends()) {
       const messages = stdout
         .split('\n')
         .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as { jsonrpc: string; id?: number; error?: unknown });
+        .map(
+          (line) => JSON.parse(line) as { jsonrpc: string; id?: number | null; error?: unknown },
+        );
       expect(messages.every((message) => message.jsonrpc === '2.0')).toBe(true);
       expect(messages.find((message) => message.id === 2)).toHaveProperty('result');
       expect(messages.find((message) => message.id === 3)).toHaveProperty('error');
+      // Neither the text nor the batch is dropped unanswered (D66).
+      const refusals = messages.filter((message) => message.id === null).map((m) => m.error);
+      expect(refusals).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ code: -32700 }),
+          expect.objectContaining({ code: -32600 }),
+        ]),
+      );
     });
+
+    if (backend.name === 'sqlite') {
+      it('refuses a DATA_DIR without a database, creating nothing', async () => {
+        const run = await runMcp(['mcp'], { DATA_DIR: path.join(elsewhere, 'no-such-dir') });
+        expect(run.code).toBe(4);
+        expect(run.stderr).toContain('no database at');
+        expect(run.stdout).toBe('');
+        expect(existsSync(path.join(elsewhere, 'no-such-dir'))).toBe(false);
+        // The default DATA_DIR (./data of the working directory) likewise.
+        const defaulted = await runMcp(['mcp'], {});
+        expect(defaulted.code).toBe(4);
+        expect(readdirSync(elsewhere)).toEqual([]);
+      });
+
+      it('says plainly that a database never synced is empty, and mints no key', async () => {
+        const empty = mkdtempSync(path.join(tmpdir(), 'cloudprice-empty-'));
+        try {
+          writeFileSync(path.join(empty, 'cloudprice.db'), '');
+          const transport = new StdioClientTransport({
+            command: process.execPath,
+            args: [path.join(ROOT, BUILT_CLI), 'mcp'],
+            cwd: elsewhere,
+            env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', DATA_DIR: empty },
+            stderr: 'pipe',
+          });
+          let stderr = '';
+          transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+          const client = new Client({ name: 'cloudprice-test', version: '1.0.0' });
+          await client.connect(transport);
+          try {
+            const result = await client.callTool({ name: 'search_instances', arguments: {} });
+            const [text] = result.content as { text: string }[];
+            expect(text?.text).toMatch(
+              /^NOTE: the catalogue is empty: no provider has ever been synced/,
+            );
+          } finally {
+            await client.close();
+          }
+          expect(stderr).toContain('is empty: no provider has ever been synced');
+          expect(stderr).not.toContain('Generated an API key');
+          expect(readdirSync(empty).filter((name) => name.includes('key'))).toEqual([]);
+        } finally {
+          rmSync(empty, { recursive: true, force: true });
+        }
+      });
+    }
+
+    /** The built command run from the assistant's folder with only `extra` as environment. */
+    function runMcp(
+      args: string[],
+      extra: Record<string, string>,
+    ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+      return new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [path.join(ROOT, BUILT_CLI), ...args], {
+          cwd: elsewhere,
+          env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...extra },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.once('error', reject);
+        child.once('close', (code) => resolve({ code, stdout, stderr }));
+        child.stdin.end();
+      });
+    }
   });
 }
