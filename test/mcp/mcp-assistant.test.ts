@@ -242,6 +242,23 @@ for (const backend of await mcpBackends()) {
       for (const tool of tools) expect(tool.description, tool.name).not.toMatch(/\bD\d{1,2}\b/);
     });
 
+    it('answers tools/list from its prebuilt buffer with the caller’s id, as the SDK would', async () => {
+      const { tools } = await client.listTools();
+      for (const version of ['2025-11-25', '2025-06-18', '2025-03-26']) {
+        for (const id of ['abc', 42, 'x"y']) {
+          const response = await rawPost(
+            server.url,
+            JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }),
+            { 'mcp-protocol-version': version },
+          );
+          expect(response.status).toBe(200);
+          const message = await rpcMessage(response);
+          expect(message['id']).toBe(id);
+          expect((message['result'] as { tools: unknown[] }).tools).toEqual(tools);
+        }
+      }
+    });
+
     it('counts every message: a batch per call, protocol messages too, a BOM body once', async () => {
       const who = { [CLIENT_HEADER]: randomUUID() };
       const batch = await rawPost(

@@ -19,6 +19,7 @@ import {
   readMcpBody,
   rpcError,
 } from '../mcp-messages.js';
+import { PrebuiltToolsList } from '../mcp-tools-list.js';
 import { ApiKeySecurity, commonErrorResponses, errorResponse } from '../schemas/common.js';
 import { INSTANCES_RATE_LIMIT } from './instances.js';
 import { RECOMMEND_RATE_LIMIT } from './recommend.js';
@@ -101,6 +102,11 @@ export function mcpRoute(
     onerror: (error) => app.log.debug({ err: error }, 'mcp request refused by the transport'),
   });
 
+  const toolsList = new PrebuiltToolsList(
+    (request, options) => handler.fetch(request, options),
+    (name) => !OWN_HEADERS.has(name),
+  );
+
   // Its own scope: the body reaches the transport as text, so malformed JSON and batches get the
   // protocol's own errors (the app's JSON parser would answer with our envelope).
   void app.register((scope, _options, done) => {
@@ -158,6 +164,17 @@ export function mcpRoute(
         for (const message of body.messages) {
           const { scope, limit } = budgetOf(message);
           await charge(request, reply, scope, limit);
+        }
+        const prebuilt = await toolsList.answer(
+          body.parsed,
+          typeof version === 'string' ? version : undefined,
+          request.headers.accept,
+        );
+        if (prebuilt !== undefined) {
+          return reply
+            .status(prebuilt.status as 200)
+            .headers(prebuilt.headers)
+            .send(prebuilt.body);
         }
         const headers = new Headers();
         for (const [name, value] of Object.entries(request.headers)) {
