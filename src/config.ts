@@ -90,11 +90,11 @@ export interface Config {
     /** The bundled recording, read when ratesUrl has never answered. */
     readonly bundledRatesUrl: string;
   };
-  /** provider_c's (AWS) spot feeds, D61: docs/purchase-options.md. */
+  /** The AWS provider's spot feeds (PROVIDER_C_SPOT_*), D61: docs/purchase-options.md. */
   readonly providerCSpot: ProviderCSpotConfig;
 }
 
-/** Where provider_c's spot figures come from (D61). */
+/** Where the AWS provider's spot figures come from (D61). */
 export interface ProviderCSpotConfig {
   /** PROVIDER_C_SPOT_URL, AWS's spot price feed; undefined (the default): no spot prices. */
   readonly pricesUrl: string | undefined;
@@ -275,8 +275,11 @@ export function loadConfig(
     }
     return value;
   };
+  // The spot settings belong to the provider of letter C (AWS); its bundled advice recording
+  // sits in its snapshot folder under the feed's own file name.
+  const spotProvider = registry.find((p) => p.envKey === 'C')?.name ?? 'C';
   const bundledAdviceUrl = new URL(
-    `file://${path.join(snapshots, 'provider_c', 'spot-advisor-data.json')}`,
+    `file://${path.join(snapshots, spotProvider, 'spot-advisor-data.json')}`,
   ).href;
 
   const positive = (name: string, ms: number): number => {
