@@ -90,6 +90,20 @@ export interface Config {
     /** The bundled recording, read when ratesUrl has never answered. */
     readonly bundledRatesUrl: string;
   };
+  /** The AWS provider's spot feeds (PROVIDER_C_SPOT_*), D61: docs/purchase-options.md. */
+  readonly providerCSpot: ProviderCSpotConfig;
+}
+
+/** Where the AWS provider's spot figures come from (D61). */
+export interface ProviderCSpotConfig {
+  /** PROVIDER_C_SPOT_URL, AWS's spot price feed; undefined (the default): no spot prices. */
+  readonly pricesUrl: string | undefined;
+  /**
+   * PROVIDER_C_SPOT_ADVICE_URL, the Spot Instance Advisor feed; default the bundled recording
+   * (bundledAdviceUrl); undefined when set to `off`.
+   */
+  readonly adviceUrl: string | undefined;
+  readonly bundledAdviceUrl: string;
 }
 
 /** Webhook delivery (D42). */
@@ -251,6 +265,23 @@ export function loadConfig(
     throw new ConfigError(`FX_RATES_URL must name a file, got "${ratesUrl}"`);
   }
 
+  const spotFeed = (name: string, fallback: string | undefined): string | undefined => {
+    const raw = text(env, name);
+    if (raw?.toLowerCase() === 'off') return undefined;
+    if (raw === undefined && fallback === undefined) return undefined;
+    const value = url(env, name, fallback ?? '', upstreamSchemes);
+    if (new URL(value).pathname.endsWith('/')) {
+      throw new ConfigError(`${name} must name a file, got "${value}"`);
+    }
+    return value;
+  };
+  // The spot settings belong to the provider of letter C (AWS); its bundled advice recording
+  // sits in its snapshot folder under the feed's own file name.
+  const spotProvider = registry.find((p) => p.envKey === 'C')?.name ?? 'C';
+  const bundledAdviceUrl = new URL(
+    `file://${path.join(snapshots, spotProvider, 'spot-advisor-data.json')}`,
+  ).href;
+
   const positive = (name: string, ms: number): number => {
     if (ms <= 0) throw new ConfigError(`${name} must be longer than 0`);
     return ms;
@@ -321,6 +352,11 @@ export function loadConfig(
       retryBaseMs: duration(env, 'WEBHOOK_RETRY_BASE', 30_000),
     },
     fx: { ratesUrl, bundledRatesUrl },
+    providerCSpot: {
+      pricesUrl: spotFeed('PROVIDER_C_SPOT_URL', undefined),
+      adviceUrl: spotFeed('PROVIDER_C_SPOT_ADVICE_URL', bundledAdviceUrl),
+      bundledAdviceUrl,
+    },
   };
   return deepFreeze(config);
 }

@@ -2,6 +2,7 @@
 // skip counts, and the adapter port that yields them. Providers import the domain and the
 // upstream clients, never sync (ADR 0018), so the port the sync orchestrator calls is declared here.
 import type { InstanceFamily, ProviderName } from './model.js';
+import type { OptionPrices, SpotAdvice } from './purchase-options.js';
 
 /**
  * One instance type offered in one of our regions at one price: what every provider adapter's
@@ -24,6 +25,14 @@ export interface InstanceOffer {
   /** Integer micro-dollars (D36). */
   readonly hourlyMicros: number;
   readonly monthlyMicros: number;
+  /**
+   * Prices of the purchase options other than on-demand (D61) that the upstream publishes for
+   * this type here; absent or empty: on-demand only. hourlyMicros/monthlyMicros stay the
+   * on-demand list price whatever this holds.
+   */
+  readonly optionPrices?: OptionPrices;
+  /** AWS's spot advice for the type in this region (D61), where the feed gives one. */
+  readonly spotAdvice?: SpotAdvice;
 }
 
 /**

@@ -1,13 +1,15 @@
 // What the offer-file scanner keeps: it hands over the bytes of each record it captured (a root
-// scalar, a product, a SKU's on-demand terms) and the collector decides, parses and stores, then
-// joins products to prices at the end. Separate from the byte walking in offer-file-scanner.ts.
+// scalar, a product, a SKU's on-demand or reserved terms) and the collector decides, parses and
+// stores, then joins products to prices at the end. Separate from the byte walking in offer-file-scanner.ts.
 import { Buffer } from 'node:buffer';
 import { UpstreamError } from '../../sync/upstream/upstream-error.js';
 import {
   PRODUCT_PREFILTER_PATTERNS,
   classifyProduct,
   extractOnDemandHourlyUsd,
+  extractReservedHourlyUsd,
   type KeptProduct,
+  type ReservedHourlyUsd,
 } from './offer-records.js';
 
 /** Root-level scalars of the file, when present and strings. */
@@ -36,6 +38,13 @@ export interface OfferFileScanResult {
   readonly productCount: number;
   /** Records that could have been ours but had the wrong shape (see classifyProduct). */
   readonly invalidProducts: number;
+  /** The file had a `terms.Reserved` object (absent in old files and trimmed snapshots). */
+  readonly sawReserved?: boolean;
+  /**
+   * Reserved records of kept SKUs that were not JSON, plus one for a second `terms.Reserved`
+   * or one that is not an object: their SKUs get no reserved prices, nothing else is lost.
+   */
+  readonly invalidReserved?: number;
   readonly bytes: number;
 }
 
@@ -73,6 +82,10 @@ export class OfferFileCollector {
   >();
   private readonly prices = new Map<string, string[]>();
   private readonly rawOnDemand = new Map<string, unknown>();
+  private readonly reserved = new Map<string, ReservedHourlyUsd>();
+  private readonly rawReserved = new Map<string, unknown>();
+  private reservedUnusable = false;
+  private invalidReserved = 0;
   private productsDone = false;
   private productCount = 0;
   private invalidProducts = 0;
@@ -93,6 +106,22 @@ export class OfferFileCollector {
    */
   wantsOnDemand(sku: string): boolean {
     return !this.productsDone || this.kept.has(sku);
+  }
+
+  /** Whether `terms.Reserved.<sku>` needs reading: as for on-demand terms. */
+  wantsReserved(sku: string): boolean {
+    return !this.reservedUnusable && this.wantsOnDemand(sku);
+  }
+
+  /**
+   * `terms.Reserved` is not one object (a second one, or another kind of value): which of two
+   * records is right cannot be known, so no reserved price of this file is used.
+   */
+  reservedUnreadable(): void {
+    this.reservedUnusable = true;
+    this.invalidReserved++;
+    this.reserved.clear();
+    this.rawReserved.clear();
   }
 
   addMetadata(key: string, bytes: Uint8Array, at: number): void {
@@ -125,21 +154,54 @@ export class OfferFileCollector {
     if (this.retainRaw) this.rawOnDemand.set(sku, value);
   }
 
+  /**
+   * A SKU's reserved terms: only the No Upfront hourly prices are kept (see
+   * extractReservedHourlyUsd). A record that is not JSON costs that SKU its reserved prices,
+   * never the file: reserved prices are an option beside the on-demand price.
+   */
+  addReserved(sku: string, bytes: Uint8Array): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(utf8.decode(bytes));
+    } catch {
+      this.invalidReserved++;
+      return;
+    }
+    const prices = extractReservedHourlyUsd(sku, value);
+    if (Object.keys(prices).length > 0) this.reserved.set(sku, prices);
+    if (this.retainRaw) this.rawReserved.set(sku, value);
+  }
+
   /** Kept products joined to their prices. */
-  result(scan: { sawProducts: boolean; sawOnDemand: boolean; bytes: number }): OfferFileScanResult {
+  result(scan: {
+    sawProducts: boolean;
+    sawOnDemand: boolean;
+    sawReserved: boolean;
+    bytes: number;
+  }): OfferFileScanResult {
     const products: KeptProduct[] = [];
     for (const [sku, entry] of this.kept) {
       const hourlyUsd = this.prices.get(sku) ?? [];
-      products.push(
-        this.retainRaw
-          ? {
-              sku,
-              attributes: entry.attributes,
-              hourlyUsd,
-              raw: { product: entry.raw, onDemand: this.rawOnDemand.get(sku) },
-            }
-          : { sku, attributes: entry.attributes, hourlyUsd },
-      );
+      const reservedUsd = this.reserved.get(sku);
+      const product: KeptProduct = {
+        sku,
+        attributes: entry.attributes,
+        hourlyUsd,
+        ...(reservedUsd !== undefined ? { reservedUsd } : {}),
+      };
+      if (!this.retainRaw) {
+        products.push(product);
+        continue;
+      }
+      const rawReserved = this.rawReserved.get(sku);
+      products.push({
+        ...product,
+        raw: {
+          product: entry.raw,
+          onDemand: this.rawOnDemand.get(sku),
+          ...(rawReserved !== undefined ? { reserved: rawReserved } : {}),
+        },
+      });
     }
     return {
       metadata: { ...this.metadata },
@@ -148,6 +210,8 @@ export class OfferFileCollector {
       sawOnDemand: scan.sawOnDemand,
       productCount: this.productCount,
       invalidProducts: this.invalidProducts,
+      sawReserved: scan.sawReserved,
+      invalidReserved: this.invalidReserved,
       bytes: scan.bytes,
     };
   }

@@ -4,13 +4,16 @@
 // arrive, in chunks split anywhere (inside strings, escapes, numbers, multi-byte UTF-8), and
 // materialises only:
 //   - each `products.<sku>` record that can match the filter (a few KB each), and
-//   - `terms.OnDemand.<sku>` for the SKUs kept (or for every SKU, if terms come first).
-// Everything else (terms.Reserved: most of the file, other products, attributesList) is skipped
-// by tracking string state and bracket depth only. Skipped regions are checked for balanced,
-// matching brackets and terminated strings, not for full JSON grammar; every level the scanner
-// walks (root, products, terms, terms.OnDemand) and every record it parses is checked fully.
+//   - `terms.OnDemand.<sku>` and `terms.Reserved.<sku>` for the SKUs kept (or for every SKU, if
+//     terms come first).
+// Everything else (the reserved terms of other SKUs: most of the file, other products,
+// attributesList) is skipped by tracking string state and bracket depth only. Skipped regions
+// are checked for balanced, matching brackets and terminated strings, not for full JSON grammar;
+// every level the scanner walks (root, products, terms, terms.OnDemand, terms.Reserved) and
+// every record it parses is checked fully. A reserved record that is not JSON costs its SKU its
+// reserved prices, not the file (offer-file-collector.ts).
 // Memory is bounded by what is kept plus one record (at most maxRecordBytes).
-// This file walks the structure (root, products, terms, terms.OnDemand) key by key; the byte loop
+// This file walks the structure (root, products, terms, terms.OnDemand/Reserved) key by key; the byte loop
 // over a value is value-walker.ts, and what is kept of a captured record is offer-file-collector.ts.
 
 import { Buffer } from 'node:buffer';
@@ -59,14 +62,18 @@ const C_ROOT = 0;
 const C_PRODUCTS = 1;
 const C_TERMS = 2;
 const C_ON_DEMAND = 3;
-type Context = typeof C_ROOT | typeof C_PRODUCTS | typeof C_TERMS | typeof C_ON_DEMAND;
+const C_RESERVED = 4;
+type Context =
+  typeof C_ROOT | typeof C_PRODUCTS | typeof C_TERMS | typeof C_ON_DEMAND | typeof C_RESERVED;
 
 // What a finished value body is for.
 const V_SKIP = 0;
 const V_META = 1;
 const V_PRODUCT = 2;
 const V_ON_DEMAND = 3;
-type ValuePurpose = typeof V_SKIP | typeof V_META | typeof V_PRODUCT | typeof V_ON_DEMAND;
+const V_RESERVED = 4;
+type ValuePurpose =
+  typeof V_SKIP | typeof V_META | typeof V_PRODUCT | typeof V_ON_DEMAND | typeof V_RESERVED;
 
 const MAX_KEY_BYTES = 4096;
 const MAX_META_BYTES = 4096;
@@ -108,6 +115,7 @@ export class OfferFileScanner {
   private readonly seenRootKeys = new Set<string>();
   private sawProducts = false;
   private sawOnDemand = false;
+  private sawReserved = false;
 
   constructor(options: OfferFileScannerOptions = {}) {
     this.maxRecordBytes = options.maxRecordBytes ?? 1024 * 1024;
@@ -149,6 +157,7 @@ export class OfferFileScanner {
     return this.collector.result({
       sawProducts: this.sawProducts,
       sawOnDemand: this.sawOnDemand,
+      sawReserved: this.sawReserved,
       bytes: this.offset,
     });
   }
@@ -274,7 +283,15 @@ export class OfferFileScanner {
       if (key === 'OnDemand') {
         if (this.sawOnDemand) this.fail(this.offset + i, 'duplicate key "OnDemand"');
         walkInto = C_ON_DEMAND;
+      } else if (key === 'Reserved') {
+        // Reserved prices are an option beside the on-demand price: a second or malformed
+        // `Reserved` drops them (skipped as any other value), never the file.
+        if (this.sawReserved || c !== LBRACE) this.collector.reservedUnreadable();
+        else walkInto = C_RESERVED;
+        this.sawReserved = true;
       }
+    } else if (context === C_RESERVED) {
+      purpose = this.collector.wantsReserved(key) ? V_RESERVED : V_SKIP;
     } else if (context === C_PRODUCTS) {
       purpose = V_PRODUCT;
     } else if (context === C_ON_DEMAND) {
@@ -351,5 +368,6 @@ export class OfferFileScanner {
     else if (this.purpose === V_PRODUCT) {
       this.collector.addProduct(this.valueKey, bytes, this.walker.sawEscape, at);
     } else if (this.purpose === V_ON_DEMAND) this.collector.addOnDemand(this.valueKey, bytes, at);
+    else if (this.purpose === V_RESERVED) this.collector.addReserved(this.valueKey, bytes);
   }
 }

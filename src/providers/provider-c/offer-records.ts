@@ -1,17 +1,34 @@
-// The two kinds of record the offer-file scanner materialises, and what it keeps of them:
-// a product (`products.<sku>`) and a SKU's on-demand terms (`terms.OnDemand.<sku>`).
+// The three kinds of record the offer-file scanner materialises, and what it keeps of them:
+// a product (`products.<sku>`), a SKU's on-demand terms (`terms.OnDemand.<sku>`) and its
+// reserved terms (`terms.Reserved.<sku>`).
 // Shapes: ../shared/upstream-formats.md §3.2-3.4. Upstream data is untrusted: every value is
 // checked before it is read. Pure functions, no I/O.
 //
 // This module runs in the parse worker, which starts once per region file: it checks shapes
 // with the small guards below rather than TypeBox, whose module graph takes ~0.5 s and ~10 MB
 // to load in each new worker isolate.
+import type { CommittedPurchaseOption } from '../../catalog/purchase-options.js';
 
 /** The on-demand offer term code: the same for every SKU in every offer file (§3.2). */
 export const ON_DEMAND_TERM_CODE = 'JRTCKXETXF';
 
 /** The price-dimension unit of an hourly instance rate. */
 export const HOURLY_UNIT = 'Hrs';
+/** The price-dimension unit of a reserved term's upfront fee. */
+export const UPFRONT_UNIT = 'Quantity';
+
+/**
+ * The reserved terms we read (D61), by their `termAttributes`: No Upfront only, whose hourly
+ * charge is the effective hourly rate. Term codes are never trusted alone (upstream-formats.md).
+ * Kept as a local map rather than an import so the worker's module graph stays small.
+ */
+const RESERVED_OPTIONS: Readonly<Record<string, ReservedOption>> = {
+  'standard 1yr': 'reserved_1y',
+  'standard 3yr': 'reserved_3y',
+  'convertible 1yr': 'convertible_1y',
+  'convertible 3yr': 'convertible_3y',
+};
+const NO_UPFRONT = 'No Upfront';
 
 /**
  * Attributes a kept product carries to the mapping step (parse.ts). Everything else in the
@@ -41,8 +58,17 @@ export interface KeptProduct {
    * `<sku>.JRTCKXETXF` term, as upstream text. Empty when the file has no such term.
    */
   readonly hourlyUsd: readonly string[];
-  /** The whole product and on-demand records, only when the scanner was asked to retain them. */
-  readonly raw?: { readonly product: unknown; readonly onDemand: unknown };
+  /**
+   * The hourly charge of each No Upfront Standard/Convertible 1/3-year term of the SKU
+   * (extractReservedHourlyUsd), as upstream text; absent when the file has none.
+   */
+  readonly reservedUsd?: ReservedHourlyUsd;
+  /** The whole product and term records, only when the scanner was asked to retain them. */
+  readonly raw?: {
+    readonly product: unknown;
+    readonly onDemand: unknown;
+    readonly reserved?: unknown;
+  };
 }
 
 /**
@@ -58,6 +84,12 @@ export const PRODUCT_PREFILTER_PATTERNS: readonly string[] = [
   '"Compute Instance',
   'BoxUsage:',
 ];
+
+/** The D61 option a No Upfront reserved term is sold as. */
+export type ReservedOption = CommittedPurchaseOption;
+
+/** A SKU's No Upfront reserved hourly prices, per option, as upstream text. */
+export type ReservedHourlyUsd = Readonly<Partial<Record<ReservedOption, string>>>;
 
 type JsonObject = Readonly<Record<string, unknown>>;
 
@@ -184,4 +216,71 @@ export function extractOnDemandHourlyUsd(sku: string, value: unknown): string[] 
     if (unit === HOURLY_UNIT && usd !== undefined) prices.push(usd);
   }
   return prices;
+}
+
+/** The option a reserved term's `termAttributes` name, or null for one we do not list. */
+function reservedOptionOf(termAttributes: unknown): ReservedOption | null {
+  if (!isJsonObject(termAttributes)) return null;
+  if (own(termAttributes, 'PurchaseOption') !== NO_UPFRONT) return null;
+  const offering = own(termAttributes, 'OfferingClass');
+  const lease = own(termAttributes, 'LeaseContractLength');
+  if (typeof offering !== 'string' || typeof lease !== 'string') return null;
+  const key = `${offering} ${lease}`;
+  return Object.hasOwn(RESERVED_OPTIONS, key) ? (RESERVED_OPTIONS[key] ?? null) : null;
+}
+
+/** A zero amount as the offer files write it ("0", "0.0000000000"). */
+const ZERO = /^0+(?:\.0+)?$/;
+
+/**
+ * The USD text of a No Upfront term's one "Hrs" dimension, or null when the term is not usable:
+ * no or several hourly dimensions, a dimension of another shape, or an upfront fee that is not
+ * zero (a "No Upfront" term asking for money up front is not what its attributes say).
+ */
+function noUpfrontHourlyUsd(term: JsonObject): string | null {
+  const dimensions = own(term, 'priceDimensions');
+  if (!isJsonObject(dimensions)) return null;
+  let hourly: string | null = null;
+  for (const dimension of Object.values(dimensions)) {
+    if (!isJsonObject(dimension)) return null;
+    const unit = own(dimension, 'unit');
+    const pricePerUnit = own(dimension, 'pricePerUnit');
+    if (!isJsonObject(pricePerUnit)) return null;
+    const usd = own(pricePerUnit, 'USD');
+    if (typeof usd !== 'string') return null;
+    if (unit === HOURLY_UNIT) {
+      if (hourly !== null) return null;
+      hourly = usd;
+    } else if (unit !== UPFRONT_UNIT || !ZERO.test(usd)) {
+      return null;
+    }
+  }
+  return hourly;
+}
+
+/**
+ * Reads `terms.Reserved.<sku>` (an object of `<sku>.<offerTermCode>` -> term) and returns the
+ * hourly USD text of each No Upfront Standard or Convertible 1- or 3-year term, by D61 option.
+ * Partial and All Upfront terms, other offering classes and lease lengths are ignored; a term
+ * naming another SKU is ignored. An option given by two terms, or by a term that is not usable,
+ * is left out: a price read from an ambiguous record could be the wrong one. The text is not
+ * checked as a number here (parse.ts does that, per option), so one bad option never costs the
+ * others, nor the on-demand price.
+ */
+export function extractReservedHourlyUsd(sku: string, value: unknown): ReservedHourlyUsd {
+  if (!isJsonObject(value)) return {};
+  const found: Partial<Record<ReservedOption, string>> = {};
+  const refused = new Set<ReservedOption>();
+  for (const term of Object.values(value)) {
+    if (!isJsonObject(term)) continue;
+    const termSku = own(term, 'sku');
+    if (termSku !== undefined && termSku !== sku) continue;
+    const option = reservedOptionOf(own(term, 'termAttributes'));
+    if (option === null) continue;
+    const usd = noUpfrontHourlyUsd(term);
+    if (usd === null || found[option] !== undefined) refused.add(option);
+    else found[option] = usd;
+  }
+  for (const option of refused) delete found[option];
+  return found;
 }

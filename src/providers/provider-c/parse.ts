@@ -1,11 +1,18 @@
 // provider_c parse: the products the offer-file scanner kept (plain on-demand Linux, shared
-// tenancy; offer-records.ts) -> InstanceOffers in our units and region code. Pure.
+// tenancy; offer-records.ts) -> InstanceOffers in our units and region code, with the No Upfront
+// reserved prices of the same SKU as purchase options (D61). Pure.
 import {
   MICROS_PER_DOLLAR,
   decimalToMicros,
   monthlyMicrosFromHourly,
 } from '../../catalog/money.js';
 import type { InstanceOffer } from '../../catalog/offers.js';
+import {
+  COMMITTED_PURCHASE_OPTIONS,
+  optionPrice,
+  type OptionPrice,
+  type OtherPurchaseOption,
+} from '../../catalog/purchase-options.js';
 import { LIMITS, MAX_ID_LENGTH } from '../upstream-values.js';
 import {
   parseGpuCount,
@@ -33,20 +40,53 @@ export interface RegionOffers {
   readonly invalid: number;
   /** Kept products of a type already listed (a second SKU of one type). */
   readonly duplicates: number;
+  /**
+   * Reserved prices of listed offers that were refused (not a plain positive decimal, or above
+   * the price ceiling): the offer is listed without that option. Present only when not 0.
+   */
+  readonly invalidOptionPrices?: number;
 }
 
-/** The product's on-demand hourly price in micro-dollars, or null when it has none we accept. */
-function hourlyMicros(product: KeptProduct): number | null {
-  // One "Hrs" dimension per on-demand term; two would make the price ambiguous.
-  if (product.hourlyUsd.length !== 1) return null;
-  const micros = decimalToMicros(product.hourlyUsd[0] ?? '');
+/** An hourly USD text as micro-dollars, or null unless it is a positive price under the cap. */
+function acceptedHourly(usd: string): number | null {
+  const micros = decimalToMicros(usd);
   if (micros === null || micros <= 0 || micros > LIMITS.maxHourlyUsd * MICROS_PER_DOLLAR) {
     return null;
   }
   return micros;
 }
 
-type Mapped = { kind: 'offer'; offer: InstanceOffer } | { kind: 'excluded' } | { kind: 'invalid' };
+/** The product's on-demand hourly price in micro-dollars, or null when it has none we accept. */
+function hourlyMicros(product: KeptProduct): number | null {
+  // One "Hrs" dimension per on-demand term; two would make the price ambiguous.
+  if (product.hourlyUsd.length !== 1) return null;
+  return acceptedHourly(product.hourlyUsd[0] ?? '');
+}
+
+/**
+ * The product's reserved prices as purchase options (monthly = hourly x 730, D61), and how many
+ * were refused. Each option stands alone: a bad one is dropped and counted, the rest are kept.
+ */
+function reservedOptions(product: KeptProduct): {
+  prices: Partial<Record<OtherPurchaseOption, OptionPrice>>;
+  refused: number;
+} {
+  const prices: Partial<Record<OtherPurchaseOption, OptionPrice>> = {};
+  let refused = 0;
+  for (const option of COMMITTED_PURCHASE_OPTIONS) {
+    const usd = product.reservedUsd?.[option];
+    if (usd === undefined) continue;
+    const micros = acceptedHourly(usd);
+    if (micros === null) refused += 1;
+    else prices[option] = optionPrice(micros);
+  }
+  return { prices, refused };
+}
+
+type Mapped =
+  | { kind: 'offer'; offer: InstanceOffer; refusedOptions: number }
+  | { kind: 'excluded' }
+  | { kind: 'invalid' };
 
 function mapProduct(product: KeptProduct, regionCode: string): Mapped {
   const a = product.attributes;
@@ -77,8 +117,10 @@ function mapProduct(product: KeptProduct, regionCode: string): Mapped {
   ) {
     return { kind: 'invalid' };
   }
+  const reserved = reservedOptions(product);
   return {
     kind: 'offer',
+    refusedOptions: reserved.refused,
     offer: {
       instanceId: instanceType,
       // AWS has no separate display name: the type is what its console and docs show.
@@ -96,6 +138,7 @@ function mapProduct(product: KeptProduct, regionCode: string): Mapped {
       // D36: AWS gives hourly prices only; a month is 730 hours, rounded to the cent (the
       // monthly price rule in money.ts: the stored price is the price shown).
       monthlyMicros: monthlyMicrosFromHourly(hourly),
+      ...(Object.keys(reserved.prices).length > 0 ? { optionPrices: reserved.prices } : {}),
     },
   };
 }
@@ -114,6 +157,7 @@ export function mapProviderCOffers(
   const offers = new Map<string, InstanceOffer>();
   let invalid = 0;
   let duplicates = 0;
+  let invalidOptionPrices = 0;
   for (const product of bySku) {
     const mapped = mapProduct(product, regionCode);
     if (mapped.kind === 'excluded') continue;
@@ -126,9 +170,15 @@ export function mapProviderCOffers(
       continue;
     }
     offers.set(mapped.offer.instanceId, mapped.offer);
+    invalidOptionPrices += mapped.refusedOptions;
   }
   const sorted = [...offers.values()].sort((x, y) =>
     x.instanceId < y.instanceId ? -1 : x.instanceId > y.instanceId ? 1 : 0,
   );
-  return { offers: sorted, invalid, duplicates };
+  return {
+    offers: sorted,
+    invalid,
+    duplicates,
+    ...(invalidOptionPrices > 0 ? { invalidOptionPrices } : {}),
+  };
 }

@@ -89,6 +89,13 @@ export const RESERVED_TERMS = [
     purchase: 'All Upfront',
     factor: 0.47,
   },
+  {
+    code: 'Z2E3P23VKM',
+    lease: '3yr',
+    offering: 'convertible',
+    purchase: 'No Upfront',
+    factor: 0.52,
+  },
 ] as const;
 
 const SKU_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';

@@ -72,10 +72,13 @@ export async function refreshProviderC(
       }
       const products: Record<string, Json> = {};
       const onDemand: Record<string, Json> = {};
+      const reserved: Record<string, Json> = {};
       for (const product of scan.products) {
         products[product.sku] = asJson(product.raw?.product ?? null);
         if (product.raw?.onDemand !== undefined)
           onDemand[product.sku] = asJson(product.raw.onDemand);
+        if (product.raw?.reserved !== undefined)
+          reserved[product.sku] = asJson(product.raw.reserved);
       }
       const doc: Json = {
         formatVersion: scan.metadata.formatVersion ?? 'v1.0',
@@ -83,7 +86,7 @@ export async function refreshProviderC(
         version: scan.metadata.version ?? '',
         publicationDate: scan.metadata.publicationDate ?? '',
         products,
-        terms: { OnDemand: onDemand, Reserved: {} },
+        terms: { OnDemand: onDemand, Reserved: reserved },
         attributesList: {},
       };
       // The snapshot keeps each file under current/<region>/, whatever version the index named.
