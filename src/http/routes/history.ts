@@ -4,6 +4,7 @@ import { parseChangesQuery, parseRecordId } from '../../history/history-query.js
 import { changeFeed, recordHistory } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../../api/errors.js';
+import { queryFailure } from '../query-failure.js';
 import { invalidParameter } from '../../api/parameter-error.js';
 import { ApiKeySecurity, commonErrorResponses } from '../schemas/common.js';
 import {
@@ -52,7 +53,7 @@ export function historyRoutes(app: FastifyInstance, { store, rates }: AppService
       if (!money.ok) throw invalidParameter(money.problem);
       const body = await recordHistory(store, parsed.value, money.value).catch((error: unknown) => {
         request.log.error({ err: error }, 'history query failed');
-        throw new AppError('QUERY_FAILED', 'Query execution failed');
+        throw queryFailure(error);
       });
       if (body === undefined) {
         throw new AppError('NOT_FOUND', `No instance record with id ${parsed.value}`);
@@ -84,7 +85,7 @@ export function historyRoutes(app: FastifyInstance, { store, rates }: AppService
       if (!money.ok) throw invalidParameter(money.problem);
       const body = await changeFeed(store, parsed.value, money.value).catch((error: unknown) => {
         request.log.error({ err: error }, 'change feed query failed');
-        throw new AppError('QUERY_FAILED', 'Query execution failed');
+        throw queryFailure(error);
       });
       return reply.header('cache-control', 'no-store').send({ success: true, data: body });
     },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseInstanceTypesQuery } from '../../catalog/instance-types/instance-types-query.js';
 import { InstanceTypesReader } from '../../catalog/instance-types/instance-types-reader.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../../api/errors.js';
+import { queryFailure } from '../query-failure.js';
 import { invalidParameter } from '../../api/parameter-error.js';
 import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
 import {
@@ -53,7 +53,7 @@ export function instanceTypesRoute(
         body = await reader.read(parsed.value);
       } catch (error) {
         request.log.error({ err: error }, 'instance types query failed');
-        throw new AppError('QUERY_FAILED', 'Query execution failed');
+        throw queryFailure(error);
       }
       return reply
         .header('content-type', 'application/json; charset=utf-8')

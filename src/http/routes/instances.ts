@@ -5,7 +5,7 @@ import { CSV_MAX_LIMIT, MAX_LIMIT, parseInstanceQuery } from '../../catalog/inst
 import { parseAsOf } from '../../history/history-query.js';
 import { listAsOf } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../../api/errors.js';
+import { queryFailure } from '../query-failure.js';
 import { invalidParameter } from '../../api/parameter-error.js';
 import { responseFormat } from '../response-format.js';
 import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
@@ -24,11 +24,11 @@ function rawRequestKey(request: FastifyRequest): string {
   return accept === undefined ? `N\n${request.url}` : `A${accept}\n${request.url}`;
 }
 
-/** A store or index failure: logged, and a 500 QUERY_FAILED envelope for the client. */
+/** A store or index failure: logged, and the client gets queryFailure's envelope (503 or 500). */
 function queryFailed(request: FastifyRequest) {
   return (error: unknown): never => {
     request.log.error({ err: error }, 'instance query failed');
-    throw new AppError('QUERY_FAILED', 'Query execution failed');
+    throw queryFailure(error);
   };
 }
 

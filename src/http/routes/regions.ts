@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ProviderName } from '../../catalog/model.js';
 import { regionsOverview } from '../../catalog/regions-overview.js';
 import type { AppServices } from '../app-services.js';
-import { AppError } from '../../api/errors.js';
+import { queryFailure } from '../query-failure.js';
 import { ApiKeySecurity, commonErrorResponses, withExamples } from '../schemas/common.js';
 import { REGIONS_RESPONSE_EXAMPLE, RegionsResponse } from '../schemas/regions.js';
 import { INSTANCES_RATE_LIMIT } from './instances.js';
@@ -46,7 +46,7 @@ export function regionsRoute(app: FastifyInstance, { catalog, store, config }: A
         data = regionsOverview(index.records, observedAt, displayNames);
       } catch (error) {
         request.log.error({ err: error }, 'regions query failed');
-        throw new AppError('QUERY_FAILED', 'Query execution failed');
+        throw queryFailure(error);
       }
       return reply
         .header('cache-control', 'public, max-age=300')

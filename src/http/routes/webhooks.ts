@@ -3,6 +3,7 @@ import { parseWebhookRequest } from '../../events/webhook-request.js';
 import { createWebhook, toWebhookJson } from '../../events/webhook-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../../api/errors.js';
+import { queryFailure } from '../query-failure.js';
 import { ApiKeySecurity, commonErrorResponses, errorResponse } from '../schemas/common.js';
 import {
   CreateWebhookRequest,
@@ -21,7 +22,7 @@ const limit = { rateLimit: WEBHOOKS_RATE_LIMIT, rateLimitScope: '/webhooks' };
 const storeFailure = (request: { log: { error(obj: unknown, msg: string): void } }) => {
   return (error: unknown): never => {
     request.log.error({ err: error }, 'webhook store query failed');
-    throw new AppError('QUERY_FAILED', 'Query execution failed');
+    throw queryFailure(error);
   };
 };
 
