@@ -16,7 +16,7 @@ import { noopMetrics } from '../observability/metrics.js';
 import { createApiKeyVerifier } from './auth.js';
 import { createClientAddressResolver } from './client-address.js';
 import { handleClientError } from './client-errors.js';
-import { installErrorHandling } from './error-handler.js';
+import { installErrorHandling, routerError, sendError } from './error-handler.js';
 import { AppError, MESSAGES } from './errors.js';
 import { registerJsonParser } from './json-body.js';
 import { openApiOptions } from './openapi.js';
@@ -59,14 +59,24 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
       ? silentLogger()
       : (services.logger ?? createLogger({ level: config.logLevel, format: config.logFormat }));
   const metrics = services.metrics ?? noopMetrics;
+  const cors = createCorsPolicy(config.corsOrigins);
+  const logController = new RequestLogController(metrics);
   const app = Fastify({
     // Always a logger instance: Fastify then follows every response to its end, where the
     // request log controller writes its one line and records it in the metrics (D60, D51).
     loggerInstance: logger,
-    logController: new RequestLogController(metrics),
+    logController,
     bodyLimit: BODY_LIMIT_BYTES,
     serverFactory: (handler) => createHttpServer(config, logger, handler),
     clientErrorHandler: handleClientError,
+    // A path the router cannot decode (bad percent-encoding) or a parameter over its length cap
+    // is answered before any hook runs: the headers every response carries are set here, and
+    // its request line written when it ends (Fastify follows only routed responses to their end).
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(cors.headersFor(request.headers.origin)).header('x-request-id', request.id);
+      reply.raw.once('finish', () => logController.requestCompleted(null, request, reply));
+      void sendError(reply, routerError(error));
+    },
     genReqId: () => randomUUID(),
     return503OnClosing: true,
   });
@@ -80,7 +90,6 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   registerJsonParser(app);
   installErrorHandling(app, routes);
 
-  const cors = createCorsPolicy(config.corsOrigins);
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
   const verifyKey = createApiKeyVerifier(services.apiKeyDigests);
   const consume = createRateLimiter(services.counters, services.now);
