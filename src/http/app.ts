@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Config } from '../config.js';
+import { boundPipelining, watchWrites } from '../infra/write-watchdog.js';
 import { createLogger, silentLogger } from '../observability/logger.js';
 import { noopMetrics } from '../observability/metrics.js';
 import { createApiKeyVerifier } from './auth.js';
@@ -200,6 +201,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
  * checks both every connectionsCheckingInterval (30 s by default), so check more often than the
  * timeouts themselves. MAX_CONNECTIONS bounds what they can hold at once: beyond it a new
  * connection is closed as soon as it is accepted, and the refusals are logged once a minute.
+ * WRITE_TIMEOUT closes a connection whose answer the client does not read (write-watchdog.ts).
  */
 function createHttpServer(
   config: Config,
@@ -212,9 +214,22 @@ function createHttpServer(
       headersTimeout: config.headersTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
     },
-    handler,
+    boundPipelining(handler),
   );
   server.maxConnections = config.maxConnections;
+  let dropped = 0;
+  let droppedLoggedAt = -Infinity;
+  watchWrites(server, config.writeTimeoutMs, () => {
+    dropped += 1;
+    const now = performance.now();
+    if (now - droppedLoggedAt < 60_000) return;
+    logger.warn(
+      { writeTimeoutMs: config.writeTimeoutMs, dropped },
+      'connections closed: their responses were not read within WRITE_TIMEOUT',
+    );
+    droppedLoggedAt = now;
+    dropped = 0;
+  });
   let refused = 0;
   let loggedAt = -Infinity;
   server.on('drop', () => {
