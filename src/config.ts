@@ -58,6 +58,11 @@ export interface Config {
   readonly headersTimeoutMs: number;
   /** Open client connections at most; further connections are closed as soon as accepted. */
   readonly maxConnections: number;
+  /**
+   * A connection whose response bytes wait unsent for this long (the client reads nothing) is
+   * closed and its buffers freed; the API port and the metrics port alike (src/infra/write-watchdog.ts).
+   */
+  readonly writeTimeoutMs: number;
   /** D57: a provider's prices observed more than this many whole days ago are stale. */
   readonly dataStaleDays: number;
   /** Upper bound of /instances response cache entries (least recently used evicted). */
@@ -321,6 +326,7 @@ export function loadConfig(
     requestTimeoutMs,
     headersTimeoutMs,
     maxConnections: integer(env, 'MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+    writeTimeoutMs: positive('WRITE_TIMEOUT', duration(env, 'WRITE_TIMEOUT', 30_000)),
     dataStaleDays: integer(env, 'DATA_STALE_DAYS', DEFAULT_DATA_STALE_DAYS, 0, 36_500),
     cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
     catalogVersionPollMs: duration(env, 'CATALOG_VERSION_POLL', 1_000),

@@ -59,7 +59,12 @@ async function run(config: Config, log: Logger): Promise<void> {
     const { registry } = services.metrics;
     if (config.metricsPort !== undefined && registry !== undefined) {
       // Up before the first sync, so a long first fill can be watched.
-      metricsServer = await startMetricsServer(registry, config.metricsHost, config.metricsPort);
+      metricsServer = await startMetricsServer(
+        registry,
+        config.metricsHost,
+        config.metricsPort,
+        config.writeTimeoutMs,
+      );
     }
     if (await syncIfEmpty(services.store, services.sync)) {
       log.info(

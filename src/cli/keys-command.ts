@@ -91,7 +91,7 @@ export function revokeKeyInText(text: string, fingerprint: string): RevokeOutcom
  */
 export function writeFileAtomic(file: string, content: string): void {
   const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const temp = path.join(
     dir,
     `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,

@@ -30,7 +30,10 @@ for (const [prefix, bits] of [
   ['fe80::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): an operator's own translator
+  ['2001::', 32], // Teredo: a tunnel whose far end the address does not name plainly
   ['2001:db8::', 32],
+  ['fec0::', 10], // site-local (deprecated by RFC 3879, still routed on old networks)
 ] as const) {
   NON_PUBLIC.addSubnet(prefix, bits, 'ipv6');
 }
@@ -63,28 +66,47 @@ function ipv6Groups(address: string): number[] | undefined {
   return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
-/**
- * The IPv4 address an IPv6 one carries and would reach: IPv4-mapped (::ffff:a.b.c.d, also
- * written ::ffff:a9fe:a9fe), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d).
- */
-function embeddedIpv4(groups: readonly number[]): string | undefined {
-  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
-  const zeroes = g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
-  const mapped = g0 === 0 && zeroes && g5 === 0xffff;
-  const compatible = g0 === 0 && zeroes && g5 === 0;
-  const nat64 = g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0;
-  if (!mapped && !compatible && !nat64) return undefined;
-  return [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff].join('.');
+const v4 = (bytes: readonly number[]): string => bytes.join('.');
+
+/** The 16 bytes of an address given as its 8 groups. */
+function octets(groups: readonly number[]): number[] {
+  return groups.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
-/** True when `list` holds the address, or the IPv4 address an IPv6 form of it carries. */
+/**
+ * Every IPv4 address an IPv6 one carries and may reach: IPv4-mapped (::ffff:a.b.c.d, also
+ * written ::ffff:a9fe:a9fe), IPv4-compatible (::a.b.c.d), NAT64 well-known (64:ff9b::/96) and
+ * local-use (64:ff9b:1::/48, RFC 8215: the IPv4 sits where the operator's prefix length puts
+ * it, RFC 6052 section 2.2, so each possible position counts), 6to4 (2002:aabb:ccdd::/48) and
+ * Teredo (2001::/32: the server in the second 32 bits, the client inverted in the last 32).
+ */
+function embeddedIpv4s(groups: readonly number[]): string[] {
+  const o = octets(groups);
+  const [g0, g1, g2, g3, g4, g5] = groups;
+  const zeroes = g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
+  const last = v4(o.slice(12));
+  if (g0 === 0 && zeroes && (g5 === 0xffff || g5 === 0)) return [last];
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return [last];
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0x0001) {
+    return [
+      v4([o[6], o[7], o[9], o[10]] as number[]), // /48
+      v4([o[7], o[9], o[10], o[11]] as number[]), // /56
+      v4(o.slice(9, 13)), // /64
+      last, // /96
+    ];
+  }
+  if (g0 === 0x2002) return [v4(o.slice(2, 6))];
+  if (g0 === 0x2001 && g1 === 0) return [v4(o.slice(4, 8)), v4(o.slice(12).map((b) => b ^ 0xff))];
+  return [];
+}
+
+/** True when `list` holds the address, or an IPv4 address an IPv6 form of it carries. */
 function listed(list: BlockList, address: string): boolean {
   if (isIP(address) === 4) return list.check(address, 'ipv4');
   const groups = ipv6Groups(address);
   if (groups === undefined) return false;
-  const v4 = embeddedIpv4(groups);
   const v6 = groups.map((g) => g.toString(16)).join(':');
-  return list.check(v6, 'ipv6') || (v4 !== undefined && list.check(v4, 'ipv4'));
+  return list.check(v6, 'ipv6') || embeddedIpv4s(groups).some((a) => list.check(a, 'ipv4'));
 }
 
 /** True for an address a public webhook must not reach (IPv4 carried in IPv6 as its IPv4). */

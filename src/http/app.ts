@@ -11,12 +11,13 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Config } from '../config.js';
+import { boundPipelining, watchWrites } from '../infra/write-watchdog.js';
 import { createLogger, silentLogger } from '../observability/logger.js';
 import { noopMetrics } from '../observability/metrics.js';
 import { apiKeyOf, createApiKeyVerifier } from './auth.js';
 import { createClientAddressResolver } from './client-address.js';
 import { handleClientError } from './client-errors.js';
-import { installErrorHandling } from './error-handler.js';
+import { installErrorHandling, routerError, sendError } from './error-handler.js';
 import { AppError, MESSAGES } from '../api/errors.js';
 import { registerJsonParser } from './json-body.js';
 import { openApiOptions } from './openapi.js';
@@ -59,14 +60,26 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
       ? silentLogger()
       : (services.logger ?? createLogger({ level: config.logLevel, format: config.logFormat }));
   const metrics = services.metrics ?? noopMetrics;
+  const appCors = createCorsPolicy(config.corsOrigins);
+  const mcpCors = createMcpCorsPolicy(config.mcpAllowedOrigins, appCors);
+  const logController = new RequestLogController(metrics);
   const app = Fastify({
     // Always a logger instance: Fastify then follows every response to its end, where the
     // request log controller writes its one line and records it in the metrics (D60, D51).
     loggerInstance: logger,
-    logController: new RequestLogController(metrics),
+    logController,
     bodyLimit: BODY_LIMIT_BYTES,
     serverFactory: (handler) => createHttpServer(config, logger, handler),
     clientErrorHandler: handleClientError,
+    // A path the router cannot decode (bad percent-encoding) or a parameter over its length cap
+    // is answered before any hook runs: the headers every response carries are set here, and
+    // its request line written when it ends (Fastify follows only routed responses to their end).
+    frameworkErrors: (error, request, reply) => {
+      const cors = isMcpUrl(request.url) ? mcpCors : appCors;
+      reply.headers(cors.headersFor(request.headers.origin)).header('x-request-id', request.id);
+      reply.raw.once('finish', () => logController.requestCompleted(null, request, reply));
+      void sendError(reply, routerError(error));
+    },
     genReqId: () => randomUUID(),
     return503OnClosing: true,
   });
@@ -80,8 +93,6 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   registerJsonParser(app);
   installErrorHandling(app, routes);
 
-  const appCors = createCorsPolicy(config.corsOrigins);
-  const mcpCors = createMcpCorsPolicy(config.mcpAllowedOrigins, appCors);
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
   const verifyKey = createApiKeyVerifier(services.apiKeyDigests);
   const consume = createRateLimiter(services.counters, services.now);
@@ -193,6 +204,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
  * checks both every connectionsCheckingInterval (30 s by default), so check more often than the
  * timeouts themselves. MAX_CONNECTIONS bounds what they can hold at once: beyond it a new
  * connection is closed as soon as it is accepted, and the refusals are logged once a minute.
+ * WRITE_TIMEOUT closes a connection whose answer the client does not read (write-watchdog.ts).
  */
 function createHttpServer(
   config: Config,
@@ -205,9 +217,22 @@ function createHttpServer(
       headersTimeout: config.headersTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
     },
-    handler,
+    boundPipelining(handler),
   );
   server.maxConnections = config.maxConnections;
+  let dropped = 0;
+  let droppedLoggedAt = -Infinity;
+  watchWrites(server, config.writeTimeoutMs, () => {
+    dropped += 1;
+    const now = performance.now();
+    if (now - droppedLoggedAt < 60_000) return;
+    logger.warn(
+      { writeTimeoutMs: config.writeTimeoutMs, dropped },
+      'connections closed: their responses were not read within WRITE_TIMEOUT',
+    );
+    droppedLoggedAt = now;
+    dropped = 0;
+  });
   let refused = 0;
   let loggedAt = -Infinity;
   server.on('drop', () => {

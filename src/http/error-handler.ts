@@ -32,6 +32,17 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   return reply.send(errorBody(error.code, error.message, error.details));
 }
 
+/**
+ * The client error for what the router refuses before routing: a path whose percent-encoding
+ * does not decode to UTF-8 (FST_ERR_BAD_URL) or a path parameter over its length cap.
+ */
+export function routerError(error: FastifyError): AppError {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new AppError('INVALID_PARAMETER', 'A path segment is longer than the server accepts');
+  }
+  return new AppError('MALFORMED_REQUEST', 'The request path is not valid percent-encoded UTF-8');
+}
+
 /** A route pattern with parameters (`/instances/:id/history`) as a regular expression. */
 const patternOf = (url: string) =>
   new RegExp(`^${url.replace(/:[^/]+/g, '[^/]+').replaceAll('.', '\\.')}$`);

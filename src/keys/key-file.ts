@@ -35,7 +35,7 @@ export function readKeysFile(file: string): string[] {
 }
 
 export function writeKeysFile(file: string, keys: readonly string[]): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `# cloudprice API keys, one per line\n${keys.join('\n')}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
 }

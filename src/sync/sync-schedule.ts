@@ -36,14 +36,15 @@ export function scheduleSyncs(
   const check = () => {
     if (stopped) return;
     void (async () => {
+      // A first look without the lock, so fresh providers cost no lock; the sync decides again
+      // under each provider's lock (dueAfterMs), where no other replica's commit can slip in.
       const states = await store.providerStates();
       const now = Date.now();
+      const dueAfterMs = intervalMs * 0.9;
       const due = states
-        .filter(
-          (s) => s.lastSuccessAt === null || now - s.lastSuccessAt.getTime() >= intervalMs * 0.9,
-        )
+        .filter((s) => s.lastSuccessAt === null || now - s.lastSuccessAt.getTime() >= dueAfterMs)
         .map((s) => s.provider);
-      if (due.length > 0 && !stopped) await sync.sync(due);
+      if (due.length > 0 && !stopped) await sync.sync(due, { dueAfterMs });
     })().catch(onError);
   };
   const first = setTimeout(check, 0);

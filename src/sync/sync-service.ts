@@ -62,6 +62,13 @@ export interface SyncOptions {
   readonly force?: boolean;
   /** Told of each provider's result as soon as it is known (the CLI's progress line). */
   readonly onProviderDone?: (result: ProviderSyncResult) => void;
+  /**
+   * The schedule's rule, decided under the provider lock: a provider whose last successful sync
+   * (by any replica) is younger than this many milliseconds is not fetched; its newest run is
+   * reported instead. Deciding before the lock let a sync another replica committed meanwhile
+   * be fetched and applied again.
+   */
+  readonly dueAfterMs?: number;
 }
 
 export interface SyncService {
@@ -114,6 +121,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     provider: ProviderName,
     syncId: string,
     force: boolean,
+    dueAfterMs: number | undefined,
   ): Promise<ProviderOutcome> {
     const started = new Date();
     const clock = performance.now();
@@ -187,7 +195,9 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
         lock = held;
         // D24 across replicas: a sync of this provider that another replica finished while we
         // waited for the lock is the answer to this request too; do not fetch again.
-        const finished = await recordedSince(provider, seen);
+        const finished =
+          (await recordedSince(provider, seen)) ??
+          (dueAfterMs === undefined ? undefined : await freshRun(provider, dueAfterMs));
         if (finished !== undefined) return { finished };
         try {
           // A lost provider lock (its session ended) stops the fetch, and the apply refuses to
@@ -256,15 +266,29 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
     return latest !== null && latest.id > seenId ? latest.run : undefined;
   }
 
+  /** The provider's newest run when its last success is younger than `dueAfterMs`. */
+  async function freshRun(
+    provider: ProviderName,
+    dueAfterMs: number,
+  ): Promise<SyncRunRecord | undefined> {
+    const state = (await deps.store.providerStates()).find((s) => s.provider === provider);
+    const last = state?.lastSuccessAt;
+    if (last == null || Date.now() - last.getTime() >= dueAfterMs) return undefined;
+    return (await deps.store.latestRecordedRun(provider))?.run;
+  }
+
   function shared(
     provider: ProviderName,
     syncId: string,
     force: boolean,
+    dueAfterMs: number | undefined,
   ): Promise<ProviderOutcome> {
     // A request joining a sync already running shares its result, forced or not.
     let result = running.get(provider);
     if (result === undefined) {
-      result = syncProvider(provider, syncId, force).finally(() => running.delete(provider));
+      result = syncProvider(provider, syncId, force, dueAfterMs).finally(() =>
+        running.delete(provider),
+      );
       running.set(provider, result);
     }
     return result;
@@ -278,7 +302,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
       const done = options.onProviderDone;
       const outcomes = await Promise.all(
         providers.map((p) => {
-          const outcome = shared(p, syncId, force);
+          const outcome = shared(p, syncId, force, options.dueAfterMs);
           return done === undefined ? outcome : outcome.then((o) => (done(o.result), o));
         }),
       );

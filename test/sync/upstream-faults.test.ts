@@ -40,6 +40,8 @@ interface FaultCase {
   readonly code: UpstreamErrorCode;
   /** Requests the faulted upstream must have received (retries included), when it is fixed. */
   readonly attempts?: number;
+  /** What the client is told (error_details.message), when the case checks it. */
+  readonly message?: RegExp;
 }
 
 const CASES: readonly FaultCase[] = [
@@ -135,6 +137,16 @@ const CASES: readonly FaultCase[] = [
     fault: { kind: 'redirect', location: 'OTHER_HOST/provider_c/offers/v1.0/aws/index.json' },
     code: 'UPSTREAM_REDIRECT_REFUSED',
     attempts: 1,
+    message: /another host/,
+  },
+  // Issue 35 item 10: a loop on the upstream's own host is no "other host".
+  {
+    name: 'same-origin redirect loop',
+    provider: 'provider_b',
+    fault: { kind: 'redirect', location: '/provider_b/loop', status: 302 },
+    code: 'UPSTREAM_REDIRECT_REFUSED',
+    attempts: 4,
+    message: /^(?!.*another host).*too many redirects \(a redirect loop\)/,
   },
   {
     name: 'oversized streamed body',
@@ -286,6 +298,7 @@ describe('POST /sync with a faulty upstream for one provider', () => {
       expect(failed.success).toBe(false);
       expect(failed.error_details?.code, failed.error).toBe(testCase.code);
       expect(failed.error).toBe(failed.error_details?.message);
+      if (testCase.message !== undefined) expect(failed.error).toMatch(testCase.message);
       for (const other of PROVIDERS.filter((p) => p !== provider)) {
         expect(byName.get(other), `${other}: ${byName.get(other)?.error}`).toMatchObject({
           success: true,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { openSqlite } from './open-sqlite.js';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -28,6 +28,16 @@ export const sqliteCapabilities: DialectCapabilities = {
 };
 
 /**
+ * The database holds webhook secrets: its directory is created 0700 and the file itself 0600
+ * before SQLite opens it, because SQLite creates a missing file 0644 (less the umask) and gives
+ * the -wal and -shm files the database file's mode. An existing file keeps the mode it has.
+ */
+function createPrivately(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+}
+
+/**
  * In-process side of the provider locks of every SQLite store in this process, keyed by
  * database file, so two stores on one file wait in the process before the lease row does the
  * rest across processes (sqlite-provider-lock.ts).
@@ -43,7 +53,7 @@ export function openSqliteCatalogStore(
   options: CatalogStoreOptions = {},
 ): CatalogStore {
   const inMemory = path === ':memory:';
-  if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  if (!inMemory) createPrivately(resolve(path));
   const database = openSqlite(path);
   try {
     // WAL: readers keep their snapshot while a sync writes; NORMAL sync is safe with WAL (a

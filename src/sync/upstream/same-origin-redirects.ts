@@ -76,6 +76,7 @@ export async function getFollowingSameOriginRedirects(req: SameOriginGet): Promi
       throw refuse(
         'UPSTREAM_REDIRECT_REFUSED',
         `more than ${MAX_REDIRECTS} redirects refused (${req.target})`,
+        TOO_MANY_REDIRECTS,
       );
     }
     next.hash = '';
@@ -83,6 +84,16 @@ export async function getFollowingSameOriginRedirects(req: SameOriginGet): Promi
   }
 }
 
-function refuse(code: UpstreamError['code'], message: string): AttemptFailure {
-  return new AttemptFailure(new UpstreamError(code, message), false);
+/** The code's own message speaks of another host; a loop on the upstream's own host is not. */
+const TOO_MANY_REDIRECTS = `The upstream answered with too many redirects (a redirect loop), more than ${MAX_REDIRECTS} are not followed; the previous catalogue is unchanged`;
+
+function refuse(
+  code: UpstreamError['code'],
+  message: string,
+  publicMessage?: string,
+): AttemptFailure {
+  return new AttemptFailure(
+    new UpstreamError(code, message, publicMessage === undefined ? undefined : { publicMessage }),
+    false,
+  );
 }

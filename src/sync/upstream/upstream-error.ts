@@ -12,7 +12,7 @@ export const UPSTREAM_ERROR_CODES = [
   'UPSTREAM_INVALID_DATA',
   /** The body exceeded the configured maximum size. */
   'UPSTREAM_TOO_LARGE',
-  /** A redirect to another host, which we never follow. */
+  /** A redirect to another host, which we never follow, or too many redirects (a loop). */
   'UPSTREAM_REDIRECT_REFUSED',
 ] as const;
 export type UpstreamErrorCode = (typeof UPSTREAM_ERROR_CODES)[number];

@@ -1,0 +1,105 @@
+// Issue 35 item 1, on the real server: a connection may have at most MAX_PIPELINED requests
+// unanswered (one read of pipelined requests used to queue hundreds of answers), and the
+// metrics port is held to the same rules (pipelined scrapes that are never read are dropped).
+// WRITE_TIMEOUT itself: test/infra/write-watchdog.test.ts.
+//
+// The real server as a child process on the bundled catalogue, read over real sockets; a short
+// WRITE_TIMEOUT keeps the test bounded.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_PIPELINED } from '../../src/infra/write-watchdog.js';
+import { killAllServers, spawnServer, type ServerProcess } from '../sync/server-process.js';
+
+const KEY = 'unread-responses-key-0123456789';
+const WRITE_TIMEOUT_MS = 1_500;
+const dirs: string[] = [];
+
+afterAll(async () => {
+  await killAllServers();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A socket that sends `request` and does not read. `drain()` starts reading, and resolves with
+ * the bytes it got once the connection ends (or the count so far after `withinMs`), so a test
+ * can tell an answer the server dropped (cut short, ended) from one it kept.
+ */
+function nonReader(
+  port: number,
+  request: string,
+): { drain(withinMs: number): Promise<{ bytes: number; ended: boolean }> } {
+  const socket: Socket = connect({ host: '127.0.0.1', port });
+  socket.on('connect', () => socket.write(request));
+  socket.pause();
+  let ended = false;
+  socket.on('error', () => undefined);
+  socket.once('close', () => (ended = true));
+  return {
+    drain: (withinMs) =>
+      new Promise((resolve) => {
+        let bytes = 0;
+        const done = () => {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve({ bytes, ended });
+        };
+        const timer = setTimeout(done, withinMs);
+        socket.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        socket.once('close', () => {
+          ended = true;
+          done();
+        });
+        socket.resume();
+      }),
+  };
+}
+
+async function start(
+  extra: Record<string, string> = {},
+): Promise<{ server: ServerProcess; url: string }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cloudprice-unread-'));
+  dirs.push(dataDir);
+  const server = spawnServer({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    API_KEYS: KEY,
+    SYNC_INTERVAL: '0',
+    LOG_LEVEL: 'info',
+    WRITE_TIMEOUT: `${WRITE_TIMEOUT_MS}ms`,
+    CLIENT_IP_HEADER: 'X-Test-Client',
+    ...extra,
+  });
+  const url = await server.listening(120_000);
+  return { server, url };
+}
+
+describe('responses a client never reads', () => {
+  it('closes a connection that pipelines more than MAX_PIPELINED requests', async () => {
+    const { server, url } = await start();
+    const port = Number(new URL(url).port);
+    const many = `GET /health HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\n\r\n`.repeat(100);
+    const client = nonReader(port, many);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { bytes, ended } = await client.drain(3_000);
+    expect(ended).toBe(true);
+    // At most MAX_PIPELINED answers (a few hundred bytes each), not 100.
+    expect(bytes).toBeLessThan(MAX_PIPELINED * 2_000);
+    await server.stop('SIGTERM');
+  }, 180_000);
+
+  it('on the metrics port, pipelined scrapes that are never read are dropped too', async () => {
+    const { server } = await start({ METRICS_PORT: '0' });
+    const line = server.stdout.map((l) => /"metricsUrl":"([^"]+)"/.exec(l)?.[1]).find(Boolean);
+    expect(line).toBeDefined();
+    const port = Number(new URL(line!).port);
+    const scrapes = 'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(5_000);
+    const client = nonReader(port, scrapes);
+    await new Promise((resolve) => setTimeout(resolve, 4 * WRITE_TIMEOUT_MS));
+    const { ended } = await client.drain(10_000);
+    expect(ended).toBe(true);
+    await server.stop('SIGTERM');
+  }, 180_000);
+});
