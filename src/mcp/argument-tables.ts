@@ -34,7 +34,7 @@ export const CURRENCY = {
   ),
 };
 
-/** "provider_a (Linode), ...": the names to send, with the names people know. */
+/** Each provider as "<name> (<display name>)": the names to send, with the names people know. */
 const PROVIDER_LIST = PROVIDERS.map((p) => `${p.name} (${p.displayName})`).join(', ');
 
 const OFFSET = { offset: integer('Rows to skip (paging: the summary says the next offset).') };
