@@ -19,6 +19,7 @@ import {
   createRedisConnection,
   whenRedisReady,
 } from '../src/infra/redis/redis-connection.js';
+import { UNKNOWN_MACHINE_FACTS } from '../src/catalog/machine-facts.js';
 import type { InstanceRow } from '../src/catalog/records.js';
 import { generateCatalogs } from '../test/support/generate-catalog.js';
 
@@ -58,6 +59,7 @@ function responseBody(seed: number): Buffer {
       monthlyMicros: o.monthlyMicros,
       available: 1,
       observedAt: Date.UTC(2024, 1, 21, 8, 20, 21),
+      facts: o.facts ?? UNKNOWN_MACHINE_FACTS,
     };
   });
   const records = rows.map((row) => JSON.stringify(toInstanceRecord(row)));

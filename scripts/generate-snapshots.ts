@@ -6,7 +6,7 @@
 // (`npm run snapshots:refresh` instead reads the live upstreams.)
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateAllSnapshots } from './snapshots/generate-all.js';
+import { generateAllMachineFacts, generateAllSnapshots } from './snapshots/generate-all.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -15,7 +15,10 @@ try {
     path.join(root, 'data', 'snapshots'),
     path.join(root, 'test', 'fixtures', 'snapshots'),
   );
-  console.log('snapshots generated: data/snapshots/ and test/fixtures/snapshots/');
+  await generateAllMachineFacts();
+  console.log(
+    'snapshots generated: data/snapshots/, test/fixtures/snapshots/ and the machine-facts modules',
+  );
 } catch (error) {
   console.error(
     `snapshot generation failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -156,6 +156,12 @@ function banner(
     // it from the address bar).
     const uiUrl = `${address}/ui/#key=${generatedKey}`;
     log.info({ uiUrl }, `Open the web UI: ${uiUrl}`);
+    // What the link leaves behind (issue 35): the page cleans the address bar, but a browser
+    // records the visited address, fragment and all, in its history before any script runs.
+    log.info(
+      { uiUrl: `${address}/ui/` },
+      `That link puts the key in your browser's history (the page clears the address bar, not the history). To leave no trace, open ${address}/ui/ and paste the key instead.`,
+    );
   } else if (keys.source === 'data-dir') {
     log.info({ keyFile: keys.file }, `API keys: ${keys.file} (send one as X-API-Key)`);
   } else {

@@ -9,3 +9,11 @@ export async function generateAllSnapshots(bundled: string, fixtures: string): P
     await tools.generate(bundled, fixtures);
   }
 }
+
+/** Rewrites every provider's generated machine-facts module (D62, D63) in its folder. */
+export async function generateAllMachineFacts(): Promise<void> {
+  for (const provider of PROVIDERS) {
+    const tools = await provider.loadSnapshotTools();
+    await tools.generateFacts?.();
+  }
+}

@@ -5,7 +5,12 @@
 // (src/providers/<name>/) says in which cases its adapter writes such a 0, and model.ts's
 // fieldNotes asks the record's provider.
 
-export const FIELD_NOTES = ['not_included', 'not_published'] as const;
+/**
+ * `not_included`: the price includes none; `not_published`: the upstream publishes no such
+ * figure; `not_recorded`: the upstream publishes one, but the recording the record comes from
+ * holds none (a bundled snapshot's limit, not the provider's).
+ */
+export const FIELD_NOTES = ['not_included', 'not_published', 'not_recorded'] as const;
 export type FieldNote = (typeof FIELD_NOTES)[number];
 
 /** The record fields a note can be about. */

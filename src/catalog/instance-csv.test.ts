@@ -23,6 +23,7 @@ const record = (overrides: Partial<InstanceRecord> = {}): InstanceRecord => ({
     region_code: 'ap-northeast',
     region_name: 'Tokyo',
     country_code: 'JP',
+    provider_region_id: 'ap-northeast',
     city: 'tokyo',
   },
   pricing: {
@@ -34,6 +35,10 @@ const record = (overrides: Partial<InstanceRecord> = {}): InstanceRecord => ({
     monthly_price_per_vcpu: 12,
     monthly_price_per_gb: 6,
   },
+  cpu: { architecture: null, manufacturer: null, model: null, allocation: 'shared' },
+  gpu_memory_gb: null,
+  storage_type: null,
+  benchmark: null,
   ...overrides,
 });
 

@@ -3,7 +3,8 @@
 import type { InstanceRow } from './records.js';
 import { moneyView, type MoneyView } from '../fx/convert.js';
 import type { FieldNotes } from './field-notes.js';
-import { cityOfRegion, fieldNotes, type CitySlug } from './model.js';
+import { cityOfRegion, fieldNotes, providerRegionId, type CitySlug } from './model.js';
+import type { CpuAllocation, CpuArchitecture, MachineFacts, StorageType } from './machine-facts.js';
 
 const USD_VIEW = moneyView(undefined, 'USD');
 
@@ -29,6 +30,8 @@ export interface InstanceRecord {
     country_code: string;
     /** D56: the city of the region (the region table's). */
     city: CitySlug;
+    /** The provider's own id of the region (equal to region_code where they agree). */
+    provider_region_id: string;
   };
   pricing: {
     hourly_price: number;
@@ -40,6 +43,46 @@ export interface InstanceRecord {
     /** D45: monthly price / vCPU and / memory GiB, rounded like monthly prices; null for 0. */
     monthly_price_per_vcpu: number | null;
     monthly_price_per_gb: number | null;
+  };
+  /** D62: the type's CPU; each fact null when not recorded. */
+  cpu: {
+    architecture: CpuArchitecture | null;
+    manufacturer: string | null;
+    model: string | null;
+    allocation: CpuAllocation | null;
+  };
+  /** D62: total GPU memory in GiB; null without a GPU or when not recorded. */
+  gpu_memory_gb: number | null;
+  /** D62: kind of local storage; null without local storage or when not recorded. */
+  storage_type: StorageType | null;
+  /** D63: the type's recorded CoreMark, or null. */
+  benchmark: BenchmarkJson | null;
+}
+
+export interface BenchmarkJson {
+  /** CoreMark iterations per second (multi-threaded, all vCPUs), as recorded for the type. */
+  coremark: number;
+  /** coremark / the record's USD monthly price, 2 decimals; null for a free record. */
+  coremark_per_usd_month: number | null;
+  /** ISO date-time of the run. */
+  ran_at: string;
+  source: string;
+}
+
+/** D63: the score per USD of monthly price, 2 decimals (null when the price is 0). */
+export function coremarkPerUsdMonth(coremark: number, monthlyMicros: number): number | null {
+  if (monthlyMicros <= 0) return null;
+  return Math.round((coremark * 1_000_000 * 100) / monthlyMicros) / 100;
+}
+
+function benchmarkOf(facts: MachineFacts, monthlyMicros: number): BenchmarkJson | null {
+  const run = facts.coremark;
+  if (run === null) return null;
+  return {
+    coremark: run.score,
+    coremark_per_usd_month: coremarkPerUsdMonth(run.score, monthlyMicros),
+    ran_at: new Date(run.ranAt).toISOString(),
+    source: run.source,
   };
 }
 
@@ -66,6 +109,7 @@ export function toInstanceRecord(row: InstanceRow, money: MoneyView = USD_VIEW):
       country_code: row.countryCode,
       // Every stored region is one of the table's (the seed writes only those).
       city: cityOfRegion(row.regionCode)!,
+      provider_region_id: providerRegionId(row.regionCode),
     },
     pricing: {
       hourly_price: money.hourly(row.hourlyMicros),
@@ -77,5 +121,14 @@ export function toInstanceRecord(row: InstanceRow, money: MoneyView = USD_VIEW):
       // memory GiB = memory_mb / 1024
       monthly_price_per_gb: money.monthlyPer(row.monthlyMicros, row.memoryMb, 1024),
     },
+    cpu: {
+      architecture: row.facts.cpuArchitecture,
+      manufacturer: row.facts.cpuManufacturer,
+      model: row.facts.cpuModel,
+      allocation: row.facts.cpuAllocation,
+    },
+    gpu_memory_gb: row.facts.gpuMemoryGb,
+    storage_type: row.facts.storageType,
+    benchmark: benchmarkOf(row.facts, row.monthlyMicros),
   };
 }

@@ -23,6 +23,7 @@ import {
   type RawQuery,
 } from './query-parameters.js';
 import { foldAsciiCase, SEARCH_MAX_CHARS } from './text-search.js';
+import { ARCH_FILTER, CPU_ALLOCATION_FILTER } from './machine-facts-filters.js';
 
 export const SORT_FIELDS = [
   'price',
@@ -37,6 +38,8 @@ export const SORT_FIELDS = [
   'region',
   'price_per_vcpu',
   'price_per_gb',
+  'coremark',
+  'coremark_per_price',
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
@@ -53,6 +56,8 @@ const SORT_COLUMN: Readonly<Record<SortField, SortColumn>> = {
   region: 'region',
   price_per_vcpu: 'price_per_vcpu',
   price_per_gb: 'price_per_gb',
+  coremark: 'coremark',
+  coremark_per_price: 'coremark_per_price',
 };
 
 export const MAX_OFFSET = 1_000_000;
@@ -74,6 +79,8 @@ export const FILTER_PARAMETERS = [
   'instance_family',
   'has_gpu',
   'q',
+  'arch',
+  'cpu_allocation',
 ] as const;
 type FilterParameter = (typeof FILTER_PARAMETERS)[number];
 export type FiltersApplied = Partial<Record<FilterParameter, string | number | boolean>>;
@@ -116,6 +123,8 @@ const INSTANCE_PARAMETERS = {
   max_price: money,
   instance_family: oneOf(INSTANCE_FAMILIES),
   has_gpu: boolean,
+  arch: ARCH_FILTER,
+  cpu_allocation: CPU_ALLOCATION_FILTER,
   sort_by: oneOf(SORT_FIELDS),
   order: oneOf(['asc', 'desc'] as const),
 };
@@ -153,6 +162,7 @@ function parse(
   const { provider, city: cities, q: search, min_vcpu: minVcpu, max_vcpu: maxVcpu } = given;
   const { min_memory_gb: minMemoryGb, max_memory_gb: maxMemoryGb } = given;
   const { max_price: maxPriceMicros, instance_family: family, has_gpu: hasGpu } = given;
+  const { arch: architectures, cpu_allocation: allocations } = given;
   const regionsGiven = given.region;
   // D56: with both, a record's region must be listed and in a listed city; none may be left.
   const regions = cities === undefined ? regionsGiven : regionsWithinCities(cities, regionsGiven);
@@ -183,6 +193,8 @@ function parse(
     instance_family: family,
     has_gpu: hasGpu,
     q: search,
+    arch: architectures?.join(','),
+    cpu_allocation: allocations?.join(','),
   };
   const filtersApplied: FiltersApplied = {};
   for (const name of FILTER_PARAMETERS) {
@@ -212,6 +224,8 @@ function parse(
     ...(family !== undefined && { family }),
     ...(hasGpu !== undefined && { hasGpu }),
     ...(search !== undefined && { text: search }),
+    ...(architectures !== undefined && { architectures }),
+    ...(allocations !== undefined && { allocations }),
   };
   const sort = SORT_COLUMN[given.sort_by ?? 'monthly_price'];
   const query: InstanceQuery = { filter, sort, order, limit: limit ?? DEFAULT_LIMIT, offset };

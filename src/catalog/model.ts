@@ -36,6 +36,8 @@ export interface RegionDefinition {
   readonly countryCode: string;
   /** D56: the city the region is in. A provider has at most one region per city. */
   readonly city: CitySlug;
+  /** The provider's own id for the region (D34: the same city); default: our code. */
+  readonly upstreamId?: string;
 }
 
 /**
@@ -58,6 +60,14 @@ export interface ProviderEntry {
    * client can say so (GET /regions `providers`, the web UI's "EBS only").
    */
   readonly blockStorage?: string;
+  /**
+   * Our region codes whose availability the listed figures infer rather than record, given
+   * what /health names as their source (D37); none when absent.
+   */
+  inferredRegions?(source: {
+    readonly kind: 'snapshot' | 'live';
+    readonly source: string;
+  }): readonly string[];
 }
 
 /** A provider's identifier: a string the registry knows (isProviderName at the edges). */
@@ -74,6 +84,7 @@ export const PROVIDER_NAMES: readonly ProviderName[] = providerNames;
 export let ASIAN_REGIONS: readonly RegionDefinition[] = Object.freeze([]);
 export const REGION_CODES: readonly string[] = regionCodes;
 let CITY_OF_REGION: ReadonlyMap<string, CitySlug> = new Map();
+let UPSTREAM_OF_REGION: ReadonlyMap<string, string> = new Map();
 let ENTRIES: ReadonlyMap<ProviderName, ProviderEntry> = new Map();
 
 const PROVIDER_NAME = /^[a-z][a-z0-9_]{0,31}$/;
@@ -106,6 +117,7 @@ export function installProviders(entries: readonly ProviderEntry[]): void {
   ASIAN_REGIONS = Object.freeze(regions);
   regionCodes.splice(0, regionCodes.length, ...codes);
   CITY_OF_REGION = new Map(regions.map((r) => [r.regionCode, r.city]));
+  UPSTREAM_OF_REGION = new Map(regions.map((r) => [r.regionCode, r.upstreamId ?? r.regionCode]));
   ENTRIES = new Map(entries.map((e) => [e.name, e]));
 }
 
@@ -130,6 +142,14 @@ export function isProviderName(value: unknown): value is ProviderName {
 /** D56: the city of a region code of the table; undefined for a code not in it. */
 export function cityOfRegion(regionCode: string): CitySlug | undefined {
   return CITY_OF_REGION.get(regionCode);
+}
+
+/**
+ * The provider's own id of a region code of the table (`region.provider_region_id`): where our
+ * code (section 4.5) differs from the vendor's, the vendor's (Linode's Osaka is `jp-osa`).
+ */
+export function providerRegionId(regionCode: string): string {
+  return UPSTREAM_OF_REGION.get(regionCode) ?? regionCode;
 }
 
 /** The region codes in any of `cities`, in REGION_CODES order. */

@@ -1,8 +1,10 @@
 // What a provider's sync produces: its offers, the catalogue they form, their provenance and
 // skip counts, and the adapter port that yields them. Providers import the domain and the
 // upstream clients, never sync (ADR 0018), so the port the sync orchestrator calls is declared here.
+import type { DatedRecording } from './dated-recordings.js';
 import type { InstanceFamily, ProviderName } from './model.js';
 import type { OptionPrices, SpotAdvice } from './purchase-options.js';
+import type { MachineFacts } from './machine-facts.js';
 
 /**
  * One instance type offered in one of our regions at one price: what every provider adapter's
@@ -33,6 +35,8 @@ export interface InstanceOffer {
   readonly optionPrices?: OptionPrices;
   /** AWS's spot advice for the type in this region (D61), where the feed gives one. */
   readonly spotAdvice?: SpotAdvice;
+  /** D62/D63: the type's machine facts and CoreMark; absent means nothing is recorded (all null). */
+  readonly facts?: MachineFacts;
 }
 
 /**
@@ -89,6 +93,16 @@ export interface ProviderCatalog {
    * a catalogue without one is stored as observed when its sync started.
    */
   readonly dataSource?: DataSource;
+  /**
+   * A snapshot's earlier dated recordings (D64), read on demand: only a provider's first fill
+   * asks for them. Absent when the source has none (a live upstream, most snapshots).
+   */
+  readonly loadRecordings?: (signal: AbortSignal) => Promise<readonly DatedRecording[]>;
+  /**
+   * The recordings the apply replays before this catalogue, oldest first (set by the sync for
+   * a first fill; the apply replays them only while the provider has no record at all).
+   */
+  readonly recordings?: readonly DatedRecording[];
 }
 
 /** Every adapter: fetch (I/O) then parse (pure) behind one call the sync orchestrator makes. */

@@ -2,6 +2,7 @@
 // (the index and the store answer the same query identically), and recommendation candidates.
 import type { InstanceFamily, ProviderName } from './model.js';
 import type { InstanceRow } from './records.js';
+import type { CpuAllocation, CpuArchitecture } from './machine-facts.js';
 
 /** Sort fields after aliases are resolved (D16): price/monthly_price -> monthly_price, memory_gb -> memory_mb. */
 export type SortColumn =
@@ -15,7 +16,10 @@ export type SortColumn =
   | 'region'
   /** Monthly price per vCPU, and per memory GiB (D45). */
   | 'price_per_vcpu'
-  | 'price_per_gb';
+  | 'price_per_gb'
+  /** D63: the recorded CoreMark score, and that score per USD of monthly price. */
+  | 'coremark'
+  | 'coremark_per_price';
 
 export interface InstanceFilter {
   readonly provider?: ProviderName;
@@ -40,6 +44,12 @@ export interface InstanceFilter {
   readonly maxMonthlyMicros?: number;
   readonly family?: InstanceFamily;
   readonly hasGpu?: boolean;
+  /**
+   * D62 `arch`, `cpu_allocation`: the record's fact is one of these (in the vocabulary's order,
+   * never empty); a record whose fact is null matches neither.
+   */
+  readonly architectures?: readonly CpuArchitecture[];
+  readonly allocations?: readonly CpuAllocation[];
 }
 
 export interface InstanceQuery {

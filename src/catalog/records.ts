@@ -1,6 +1,7 @@
 // The record: one instance type in one region at one price, as the catalogue holds it and
 // every reader (index, store, API shaping, recommendations) passes it around.
 import type { InstanceFamily, ProviderName } from './model.js';
+import type { MachineFacts } from './machine-facts.js';
 
 /** One priced record: an instance type in a region (the API's instance record, flat). */
 export interface InstanceRow {
@@ -28,4 +29,6 @@ export interface InstanceRow {
   readonly available: number;
   /** Epoch milliseconds at which the price was observed upstream (D37). */
   readonly observedAt: number;
+  /** D62/D63: the type's machine facts (UNKNOWN_MACHINE_FACTS when nothing is recorded). */
+  readonly facts: MachineFacts;
 }

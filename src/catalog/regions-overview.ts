@@ -9,6 +9,8 @@ export interface RegionJson {
   provider: ProviderName;
   region_code: string;
   region_name: string;
+  /** The provider's own id of the region (equal to region_code where they agree). */
+  provider_region_id: string;
   city: CitySlug;
   country_code: string;
   /** Available records in the region now. */
@@ -62,6 +64,7 @@ export function regionsOverview(
     provider: r.provider,
     region_code: r.regionCode,
     region_name: r.regionName,
+    provider_region_id: r.upstreamId ?? r.regionCode,
     city: r.city,
     country_code: r.countryCode,
     instances: counts.get(r.regionCode) ?? 0,

@@ -1,6 +1,6 @@
 // GET /health as a core service (spec 4.1, section 3, D32, D33, D11).
 import { ageDays, DEFAULT_DATA_STALE_DAYS } from '../catalog/freshness.js';
-import { PROVIDER_NAMES, type ProviderName } from '../catalog/model.js';
+import { PROVIDER_NAMES, providerEntry, type ProviderName } from '../catalog/model.js';
 import type { CounterStore } from '../infra/counter-store.js';
 import type { CatalogStore, ProviderSyncState } from '../storage/catalog-store.js';
 import type { ExchangeRatesHealth } from '../fx/exchange-rates.js';
@@ -34,6 +34,8 @@ export interface DataSourceHealth {
   age_days: number;
   /** D57: age_days > DATA_STALE_DAYS. Shown, never folded into the status (D32 is unchanged). */
   stale: boolean;
+  /** Region codes whose availability is inferred, not recorded (ProviderEntry.inferredRegions). */
+  inferred_regions?: string[];
 }
 
 /** The most recent background failure of a component (a dropped connection), kept after recovery. */
@@ -127,7 +129,7 @@ export function providerHealth(
     sync_status: latest === null ? 'never' : latest.success ? 'success' : 'failed',
     regions_count: state.regionsCount,
     instances_count: state.instancesCount,
-    data_source: dataSourceHealth(state.dataSource, now, staleDays),
+    data_source: dataSourceHealth(state.provider, state.dataSource, now, staleDays),
   };
   if (latestFailed && latest.errorMessage) health.error = latest.errorMessage;
   else if (lastSuccess === null) health.error = 'never synchronised';
@@ -135,18 +137,21 @@ export function providerHealth(
 }
 
 function dataSourceHealth(
+  provider: ProviderName,
   source: ProviderSyncState['dataSource'],
   now: number,
   staleDays: number,
 ): DataSourceHealth | null {
   if (source === null) return null;
   const age = ageDays(source.observedAt, now);
+  const inferred = providerEntry(provider)?.inferredRegions?.(source) ?? [];
   return {
     kind: source.kind,
     observed_at: source.observedAt.toISOString(),
     source: source.source,
     age_days: age,
     stale: age > staleDays,
+    ...(inferred.length > 0 && { inferred_regions: [...inferred] }),
   };
 }
 

@@ -20,6 +20,7 @@ import { handleClientError } from './client-errors.js';
 import { installErrorHandling, routerError, sendError } from './error-handler.js';
 import { AppError, MESSAGES } from '../api/errors.js';
 import { registerJsonParser } from './json-body.js';
+import { registerCompression } from './compression.js';
 import { openApiOptions } from './openapi.js';
 import { CounterStoreFullError } from '../infra/memory/memory-counter-store.js';
 import { createRateLimiter, rateLimitHeaders, type RateDecision } from './rate-limit.js';
@@ -91,6 +92,7 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, openApiOptions());
   registerJsonParser(app);
+  registerCompression(app);
   installErrorHandling(app, routes);
 
   const clientAddress = createClientAddressResolver(config.clientIpHeader);

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { pickEncoding } from './compression.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
 import { AppError } from '../api/errors.js';
@@ -75,21 +76,6 @@ export function loadUiFiles(dir: string): Map<string, UiFile> {
   };
   walk('');
   return files;
-}
-
-/** `br` or `gzip` when the client accepts it (a q=0 refusal counts as not accepted). */
-function pickEncoding(header: string | undefined): 'br' | 'gzip' | undefined {
-  if (header === undefined) return undefined;
-  const accepted = new Set(
-    header
-      .split(',')
-      .map((part) => part.trim().toLowerCase())
-      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
-      .map((part) => part.split(';', 1)[0]!.trim()),
-  );
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return undefined;
 }
 
 function sendFile(request: FastifyRequest, reply: FastifyReply, file: UiFile): FastifyReply {

@@ -4,10 +4,12 @@
 import { AVAILABLE_IN, INSTANCE_TYPE_SORTS } from '../catalog/instance-types/pivot.js';
 import { INSTANCE_TYPE_COLUMNS } from '../catalog/instance-types/instance-types-query.js';
 import { SORT_FIELDS } from '../catalog/instance-query.js';
+import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../catalog/machine-facts.js';
 import { CITY_SLUGS, INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../catalog/model.js';
 import { CHANGE_KINDS } from '../history/change-model.js';
 import { CHANGE_ORDERS } from '../history/history-query.js';
 import { PROVIDERS } from '../providers/registry.js';
+import { RANK_BY } from '../recommend/rank.js';
 import { SCALES, STACK_NAMES } from '../recommend/stacks.js';
 import { limitArgument, type ArgumentTable, type PageSize } from './tool-arguments.js';
 
@@ -52,6 +54,11 @@ const RECORD_FILTERS = {
   instance_family: oneOf(INSTANCE_FAMILIES, 'Instance family.'),
   has_gpu: { type: 'boolean', description: 'true: only types with a GPU; false: only without.' },
   q: string('Text in the type name or id, e.g. "t3." or "8gb".'),
+  arch: oneOfList(CPU_ARCHITECTURES, 'CPU architecture (arm64 needs Arm images), or both'),
+  cpu_allocation: oneOfList(
+    CPU_ALLOCATIONS,
+    'CPU allocation (burstable: throttled beyond a baseline), or several',
+  ),
   ...CURRENCY,
 };
 
@@ -98,6 +105,12 @@ export const RECOMMEND_ARGUMENTS: ArgumentTable = {
   providers: list(PROVIDER_NAMES, `Only these providers: ${PROVIDER_LIST}.`),
   regions: list(REGION_CODES, 'Only these region codes.'),
   cities: list(CITY_SLUGS, 'Only these cities.'),
+  arch: list(CPU_ARCHITECTURES, 'Only these CPU architectures.'),
+  cpu_allocation: list(CPU_ALLOCATIONS, 'Only these CPU allocations.'),
+  rank_by: oneOf(
+    RANK_BY,
+    'fit (default: best match), price (cheapest meeting the needs first) or performance_per_price (CoreMark per USD).',
+  ),
 };
 
 export const HISTORY_ARGUMENTS: ArgumentTable = {

@@ -7,11 +7,8 @@ import type { ProviderEntry, RegionDefinition } from '../catalog/model.js';
 import type { ProviderAdapter } from '../catalog/offers.js';
 import type { UpstreamClient } from '../sync/upstream/upstream-client.js';
 
-/** A region of the provider's table, with the upstream id it is read from. */
-export interface ProviderRegion extends Omit<RegionDefinition, 'provider'> {
-  /** The upstream's id for the region (D34: the same city); default: our code. */
-  readonly upstreamId?: string;
-}
+/** A region of the provider's table, with the upstream id it is read from (`upstreamId`). */
+export type ProviderRegion = Omit<RegionDefinition, 'provider'>;
 
 /** A provider's snapshot generator and refresher, loaded only by the snapshot scripts. */
 export interface ProviderSnapshotTools {
@@ -22,6 +19,12 @@ export interface ProviderSnapshotTools {
   generate(bundled: string, fixtures: string): Promise<void>;
   /** Rewrites `<snapshots>/<name>/` from the live upstream: all its files or none. */
   refresh(snapshots: string): Promise<unknown>;
+  /**
+   * D62/D63: rewrites the provider's generated machine-facts module in its folder from the
+   * recordings in data/sources/ (a table keyed by instance type, which live syncs attach too),
+   * for a provider whose facts are recorded apart from its prices.
+   */
+  generateFacts?(): Promise<void>;
 }
 
 export interface ProviderDefinition extends ProviderEntry {

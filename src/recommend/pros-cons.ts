@@ -107,6 +107,15 @@ export function prosAndCons(scored: ScoredCandidate, context: SentenceContext): 
   }
 
   if (c.storageGb === 0) cons.push('No local storage (block storage is billed separately)');
+  // D62: what the CPU asks of the workload.
+  if (c.facts.cpuArchitecture === 'arm64') {
+    cons.push('Arm (arm64) CPU: images for the whole stack must support Arm');
+  }
+  if (c.facts.cpuAllocation === 'burstable') {
+    cons.push(
+      'Burstable CPU: sustained load beyond the baseline is throttled or billed as extra credits',
+    );
+  }
   if (c.observedAt <= context.staleAtOrBefore) {
     cons.push(
       `Price observed on ${new Date(c.observedAt).toISOString().slice(0, 10)}; it may have changed since`,

@@ -1,6 +1,7 @@
 // Properties of POST /recommend's ranking (D28, D30, D58) on random catalogues, each checked
 // against the reference in fixtures/ranking-cases.ts.
 import fc from 'fast-check';
+import { UNKNOWN_MACHINE_FACTS } from '../catalog/machine-facts.js';
 import { describe, expect, it } from 'vitest';
 import { ASIAN_REGIONS } from '../catalog/model.js';
 import { recommend } from './rank.js';
@@ -52,6 +53,7 @@ describe('ranking (properties)', () => {
           providerName: providers[k].provider,
           // Types no other record has: each twin is its own (provider, type).
           instanceId: `twin-${k}`,
+          facts: UNKNOWN_MACHINE_FACTS,
           instanceName: `Twin ${k}`,
           regionCode: providers[k].regionCode,
           regionName: providers[k].regionName,

@@ -5,6 +5,7 @@
 import { recordColumns, type RecordColumns } from '../catalog/index/record-columns.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
+import type { CpuAllocation, CpuArchitecture } from '../catalog/machine-facts.js';
 import { fitsOf, tieBreakOf, type Fits } from './fits.js';
 import { matchScore, scoreParts, type ScoreCriteria, type ScoreParts } from './score.js';
 
@@ -29,7 +30,12 @@ export type Candidate = Pick<
   | 'monthlyMicros'
   | 'hourlyMicros'
   | 'observedAt'
+  | 'facts'
 >;
+
+/** D67: the order of the list. */
+export const RANK_BY = ['fit', 'price', 'performance_per_price'] as const;
+export type RankBy = (typeof RANK_BY)[number];
 
 export interface RankCriteria extends ScoreCriteria {
   /** How many recommendations at most; default 10. */
@@ -38,6 +44,21 @@ export interface RankCriteria extends ScoreCriteria {
   readonly providers?: readonly ProviderName[];
   /** Only these region codes, when given. */
   readonly regions?: readonly string[];
+  /** D62: only these CPU architectures / allocations, when given (a null fact never matches). */
+  readonly architectures?: readonly CpuArchitecture[];
+  readonly allocations?: readonly CpuAllocation[];
+  /** D67: `fit` (D28, D58; the default), `price` or `performance_per_price`. */
+  readonly rankBy?: RankBy;
+}
+
+/** D67's summary of a request's candidates. */
+export interface RankSummary<C extends Candidate = Candidate> {
+  /** Records passing the filters and the memory floor (D28), over budget included. */
+  readonly candidates: number;
+  /** Of those, within budget_max (all of them without one). */
+  readonly withinBudget: number;
+  /** The cheapest record meeting memory, vCPU and budget, if any. */
+  readonly cheapestMeetingRequirements: C | undefined;
 }
 
 export interface ScoredCandidate<C extends Candidate = Candidate> {
@@ -59,13 +80,26 @@ export interface RankResult<C extends Candidate = Candidate> {
   /** Monthly prices, ascending, that pros and cons count options among: within budget_max
    *  when one is given, else every candidate's (D58). */
   readonly countedMonthlyMicros: readonly number[];
+  readonly summary: RankSummary<C>;
 }
 
 /** True when the record is of a provider and in a region the request allows (D30). */
 function passesFilters(c: Candidate, criteria: RankCriteria): boolean {
   return (
     (criteria.providers === undefined || criteria.providers.includes(c.providerName)) &&
-    (criteria.regions === undefined || criteria.regions.includes(c.regionCode))
+    (criteria.regions === undefined || criteria.regions.includes(c.regionCode)) &&
+    passesFacts(c, criteria)
+  );
+}
+
+/** D62's filters: the same for every record of a spec (facts belong to the instance type). */
+function passesFacts(c: Candidate, criteria: RankCriteria): boolean {
+  const { architectures, allocations } = criteria;
+  const { cpuArchitecture, cpuAllocation } = c.facts;
+  return (
+    (architectures === undefined ||
+      (cpuArchitecture !== null && architectures.includes(cpuArchitecture))) &&
+    (allocations === undefined || (cpuAllocation !== null && allocations.includes(cpuAllocation)))
   );
 }
 
@@ -90,13 +124,18 @@ export function recommend<C extends Candidate>(
   const { memoryMb, vcpu, monthlyMicros, storageGb } = columns;
   const budget = criteria.budgetMaxMicros ?? Infinity;
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
-  const leaders = specLeaders(records, columns, criteria);
+  const { leaders, sizes } = specLeaders(records, columns, criteria);
 
   // 1. The cheapest candidate (over-budget ones count for it, D58): the first, a spec leader.
   let first = 0;
   while (first < leaders.length && memoryMb[leaders[first]!]! < criteria.minMemoryMb) first += 1;
   if (first === leaders.length) {
-    return { ranked: [], cheapestMonthlyMicros: undefined, countedMonthlyMicros: [] };
+    return {
+      ranked: [],
+      cheapestMonthlyMicros: undefined,
+      countedMonthlyMicros: [],
+      summary: { candidates: 0, withinBudget: 0, cheapestMeetingRequirements: undefined },
+    };
   }
   const cheapest = monthlyMicros[leaders[first]!]!;
 
@@ -107,14 +146,34 @@ export function recommend<C extends Candidate>(
     if (isCandidateAt(records, memoryMb, i, criteria)) countedPrices.push(monthlyMicros[i]!);
   }
 
+  // D67 `price` and `performance_per_price`: the leaders meeting vCPU and budget first, in
+  // their order; the rest follow in D58's order (step 3, which skips them).
+  const rankBy = criteria.rankBy ?? 'fit';
+  const leading =
+    rankBy === 'fit'
+      ? []
+      : leadingPlans(records, columns, leaders, first, criteria, budget, limit, rankBy);
+  const taken = new Set(leading.map((c) => planKey(c)));
+  // Enough to fill the list after dropping the plans already leading (at most all of them).
+  const wanted = limit;
+
   // 3. The best `limit` plans, best first, one record per (provider, instance type), from the
   // spec leaders. The last kept record only ever gets better, so a record that is not before
   // it can be in no answer: most leaders cost one comparison.
+  // The same pass makes D67's summary: candidates per spec (a spec's records share memory and
+  // facts) and the cheapest leader meeting every requirement (leaders come in price order).
+  let candidates = 0;
+  let meeting: C | undefined;
   const top: Ordered<C>[] = [];
   for (let k = first; k < leaders.length; k++) {
     const i = leaders[k]!;
     if (memoryMb[i]! < criteria.minMemoryMb) continue;
-    const last = top[limit - 1];
+    candidates += sizes[k]!;
+    if (meeting === undefined && vcpu[i]! >= criteria.minVcpu && monthlyMicros[i]! <= budget) {
+      meeting = records[i]!;
+    }
+    if (rankBy !== 'fit' && vcpu[i]! >= criteria.minVcpu && monthlyMicros[i]! <= budget) continue;
+    const last = top[wanted - 1];
     const numbers = {
       memoryMb: memoryMb[i]!,
       vcpu: vcpu[i]!,
@@ -129,12 +188,19 @@ export function recommend<C extends Candidate>(
       const order = compareNumbers(score, tieBreak, numbers.monthlyMicros, last);
       if (order > 0 || (order === 0 && records[i]!.id >= last.candidate.id)) continue;
     }
-    keepBest(top, { candidate: records[i]!, score, tieBreak }, limit);
+    keepBest(top, { candidate: records[i]!, score, tieBreak }, wanted);
   }
+  const summary: RankSummary<C> = {
+    candidates,
+    withinBudget: budget === Infinity ? candidates : countedPrices.length,
+    cheapestMeetingRequirements: meeting,
+  };
+  const rest = top.map((o) => o.candidate).filter((c) => !taken.has(planKey(c)));
+  const ordered = [...leading, ...rest].slice(0, limit);
 
   // 4. Describe the records kept.
   return {
-    ranked: top.map(({ candidate }, i): RankedCandidate<C> => ({
+    ranked: ordered.map((candidate, i): RankedCandidate<C> => ({
       candidate,
       parts: scoreParts(candidate, criteria),
       fits: fitsOf(candidate, criteria, cheapest),
@@ -142,7 +208,62 @@ export function recommend<C extends Candidate>(
     })),
     cheapestMonthlyMicros: cheapest,
     countedMonthlyMicros: countedPrices,
+    summary,
   };
+}
+
+const planKey = (c: Candidate) => `${c.providerName}\n${c.instanceId}`;
+
+/**
+ * D67: the plans whose leader meets the vCPU suggestion and the budget, one per (provider,
+ * instance type), at most `limit`: cheapest first (`price`), or by CoreMark per USD of monthly
+ * price descending with unscored ones after, cheapest first (`performance_per_price`); ties on
+ * price then id. A spec's leader is its cheapest record, so it is also its best per price.
+ */
+function leadingPlans<C extends Candidate>(
+  records: readonly C[],
+  columns: RecordColumns,
+  leaders: ArrayLike<number>,
+  first: number,
+  criteria: RankCriteria,
+  budget: number,
+  limit: number,
+  rankBy: Exclude<RankBy, 'fit'>,
+): C[] {
+  const { memoryMb, vcpu, monthlyMicros } = columns;
+  const out: C[] = [];
+  const plans = new Set<string>();
+  if (rankBy === 'price') {
+    // Leaders come in price order: the first `limit` plans met are the answer.
+    for (let k = first; k < leaders.length && out.length < limit; k++) {
+      const i = leaders[k]!;
+      if (monthlyMicros[i]! > budget) break;
+      if (memoryMb[i]! < criteria.minMemoryMb || vcpu[i]! < criteria.minVcpu) continue;
+      const c = records[i]!;
+      if (plans.has(planKey(c))) continue;
+      plans.add(planKey(c));
+      out.push(c);
+    }
+    return out;
+  }
+  const scored: { c: C; ratio: number }[] = [];
+  for (let k = first; k < leaders.length; k++) {
+    const i = leaders[k]!;
+    if (monthlyMicros[i]! > budget) break;
+    if (memoryMb[i]! < criteria.minMemoryMb || vcpu[i]! < criteria.minVcpu) continue;
+    const c = records[i]!;
+    if (plans.has(planKey(c))) continue;
+    plans.add(planKey(c));
+    const score = c.facts.coremark?.score;
+    // -Infinity: no score (or a free record), after every scored one.
+    const ratio =
+      score === undefined || c.monthlyMicros === 0 ? -Infinity : score / c.monthlyMicros;
+    scored.push({ c, ratio });
+  }
+  // Stable: equal ratios (and the unscored) keep price order, which breaks ties on id.
+  scored.sort((a, b) => (b.ratio === a.ratio ? 0 : b.ratio > a.ratio ? 1 : -1));
+  for (const { c } of scored.slice(0, limit)) out.push(c);
+  return out;
 }
 
 /**
@@ -156,19 +277,38 @@ function specLeaders(
   records: readonly Candidate[],
   columns: RecordColumns,
   criteria: RankCriteria,
-): ArrayLike<number> {
+): { leaders: ArrayLike<number>; sizes: ArrayLike<number> } {
+  const { spec, specLeaders: all, specSize } = columns;
   if (criteria.providers === undefined && criteria.regions === undefined) {
-    return columns.specLeaders;
+    if (criteria.architectures === undefined && criteria.allocations === undefined) {
+      return { leaders: all, sizes: specSize };
+    }
+    // D62's filters hold for a whole spec or none of it: filter the leaders only.
+    const leaders: number[] = [];
+    const sizes: number[] = [];
+    for (let k = 0; k < all.length; k++) {
+      if (!passesFacts(records[all[k]!]!, criteria)) continue;
+      leaders.push(all[k]!);
+      sizes.push(specSize[k]!);
+    }
+    return { leaders, sizes };
   }
-  const seen = new Uint8Array(columns.specLeaders.length);
+  const seen = new Int32Array(all.length).fill(-1);
   const leaders: number[] = [];
-  const { spec } = columns;
+  const sizes: number[] = [];
   for (let i = 0; i < records.length; i++) {
-    if (seen[spec[i]!] === 1 || !passesFilters(records[i]!, criteria)) continue;
-    seen[spec[i]!] = 1;
+    const s = spec[i]!;
+    const at = seen[s]!;
+    if (at >= 0) {
+      if (passesFilters(records[i]!, criteria)) sizes[at]! += 1;
+      continue;
+    }
+    if (!passesFilters(records[i]!, criteria)) continue;
+    seen[s] = leaders.length;
     leaders.push(i);
+    sizes.push(1);
   }
-  return leaders;
+  return { leaders, sizes };
 }
 
 /**

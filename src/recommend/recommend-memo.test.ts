@@ -11,6 +11,7 @@ const base: RecommendRequest = {
   scale: 'medium',
   limit: 10,
   currency: 'USD',
+  rankBy: 'fit',
 };
 
 describe('recommendKey', () => {
@@ -49,6 +50,7 @@ describe('answerAround', () => {
     const data = {
       requirements: { min_memory_mb: 1, min_vcpu: 1, breakdown: {} },
       recommendations: [],
+      summary: { candidates: 0, within_budget: 0, cheapest_meeting_requirements: null },
     };
     const usd = answerAround(data, undefined);
     expect(JSON.parse(`${usd.head}17${usd.tail}`)).toEqual({

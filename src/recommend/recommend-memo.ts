@@ -34,6 +34,9 @@ export function recommendKey(request: RecommendRequest, money: MoneyView): strin
     set(request.regions),
     money.currency,
     note === undefined ? null : [note.as_of, note.source, note.rate],
+    set(request.architectures),
+    set(request.allocations),
+    request.rankBy,
   ]);
 }
 

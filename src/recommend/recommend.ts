@@ -54,9 +54,25 @@ export interface RecommendationDto {
   readonly region_code: string;
 }
 
+export interface SummaryDto {
+  /** Records passing the request's filters and memory floor (D28), over budget included. */
+  readonly candidates: number;
+  /** Of those, within budget_max (all of them without one). */
+  readonly within_budget: number;
+  /** The cheapest record meeting memory, vCPU and budget; null when none does. */
+  readonly cheapest_meeting_requirements: {
+    readonly provider: string;
+    readonly instance: string;
+    readonly region: string;
+    readonly monthly: number;
+  } | null;
+}
+
 export interface RecommendData {
   readonly requirements: RequirementsDto;
   readonly recommendations: readonly RecommendationDto[];
+  /** Extension (D67). */
+  readonly summary: SummaryDto;
 }
 
 /** A D58 fit as the response shows it: rounded half away from zero to 4 decimals. */
@@ -100,8 +116,12 @@ export function buildRecommendations(
     ...(budgetMaxMicros === undefined ? {} : { budgetMaxMicros }),
     ...(request.providers === undefined ? {} : { providers: request.providers }),
     ...(request.regions === undefined ? {} : { regions: request.regions }),
+    ...(request.architectures === undefined ? {} : { architectures: request.architectures }),
+    ...(request.allocations === undefined ? {} : { allocations: request.allocations }),
+    rankBy: request.rankBy,
   };
-  const { ranked, countedMonthlyMicros } = recommend(candidates, criteria, columns);
+  const { ranked, countedMonthlyMicros, summary } = recommend(candidates, criteria, columns);
+  const meeting = summary.cheapestMeetingRequirements;
   const recommendations = ranked.map((entry): RecommendationDto => {
     const c = entry.candidate;
     const { pros, cons } = prosAndCons(entry, {
@@ -146,5 +166,18 @@ export function buildRecommendations(
       breakdown: requirements.breakdown,
     },
     recommendations,
+    summary: {
+      candidates: summary.candidates,
+      within_budget: summary.withinBudget,
+      cheapest_meeting_requirements:
+        meeting === undefined
+          ? null
+          : {
+              provider: meeting.providerName,
+              instance: meeting.instanceName,
+              region: meeting.regionName,
+              monthly: money.monthly(meeting.monthlyMicros),
+            },
+    },
   };
 }

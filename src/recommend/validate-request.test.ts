@@ -35,6 +35,7 @@ describe('parseRecommendRequest: accepted bodies', () => {
       scale: 'small',
       limit: 10,
       currency: 'USD',
+      rankBy: 'fit',
     });
   });
 
@@ -64,6 +65,7 @@ describe('parseRecommendRequest: accepted bodies', () => {
       budgetMaxMicros: 49_990_000,
       limit: 50,
       currency: 'USD',
+      rankBy: 'fit',
       providers: ['provider_b', 'provider_a'],
       regions: ['icn', 'ap-east-1'],
     });

@@ -12,7 +12,8 @@
 //  7. every entry a supported name                       else INVALID_STACK {invalid, supported}
 //  8. `scale` is small/medium/large                      else INVALID_PARAMETER {.., allowed}
 //  9. `budget_max`, 10. `limit`, 11. `providers`, 12. `regions`, 13. `cities` (D56), 14.
-//     `currency` when present (null is invalid).
+//     `currency`, 15. `arch`, 16. `cpu_allocation` (D62), 17. `rank_by` (D67) when present
+//     (null is invalid).
 // Unknown fields are ignored.
 
 import { echoValue } from '../catalog/echo-value.js';
@@ -20,7 +21,15 @@ import { MAX_CLIENT_DOLLARS, microsToDollars, parseMoneyBound } from '../catalog
 import { isCitySlug, regionsWithinCities } from '../catalog/city-list.js';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES, isProviderName } from '../catalog/model.js';
 import type { ProviderName } from '../catalog/model.js';
-import { DEFAULT_RECOMMEND_LIMIT, MAX_RECOMMEND_LIMIT } from './rank.js';
+import { DEFAULT_RECOMMEND_LIMIT, MAX_RECOMMEND_LIMIT, RANK_BY, type RankBy } from './rank.js';
+import {
+  CPU_ALLOCATIONS,
+  CPU_ARCHITECTURES,
+  isCpuAllocation,
+  isCpuArchitecture,
+  type CpuAllocation,
+  type CpuArchitecture,
+} from '../catalog/machine-facts.js';
 import { MAX_STACK_ENTRIES, SCALES, STACK_NAMES, isScale, isStackName } from './stacks.js';
 import type { Scale, StackName } from './stacks.js';
 
@@ -43,6 +52,11 @@ export interface RecommendRequest {
   readonly regions?: readonly string[];
   /** D43: prices (and budget_max) in this currency; USD by default. */
   readonly currency: string;
+  /** D62: distinct CPU architectures / allocations, when the filter was given. */
+  readonly architectures?: readonly CpuArchitecture[];
+  readonly allocations?: readonly CpuAllocation[];
+  /** D67: the list's order; `fit` by default. */
+  readonly rankBy: RankBy;
 }
 
 export type RecommendErrorCode =
@@ -144,11 +158,38 @@ export function parseRecommendRequest(
     currency = value;
   }
 
+  let architectures: readonly CpuArchitecture[] | undefined;
+  if (has(fields, 'arch')) {
+    const result = parseEnumList('arch', fields.arch, CPU_ARCHITECTURES, isCpuArchitecture);
+    if (!result.ok) return result;
+    architectures = result.value;
+  }
+
+  let allocations: readonly CpuAllocation[] | undefined;
+  if (has(fields, 'cpu_allocation')) {
+    const list = fields.cpu_allocation;
+    const result = parseEnumList('cpu_allocation', list, CPU_ALLOCATIONS, isCpuAllocation);
+    if (!result.ok) return result;
+    allocations = result.value;
+  }
+
+  let rankBy: RankBy = 'fit';
+  if (has(fields, 'rank_by')) {
+    const value = fields.rank_by;
+    const known = RANK_BY.find((name) => name === value);
+    if (known === undefined)
+      return invalid('rank_by', value, 'is not one of the allowed values', RANK_BY);
+    rankBy = known;
+  }
+
   const value: RecommendRequest = {
     stack: stackResult.value,
     scale,
     limit,
     currency,
+    rankBy,
+    ...(architectures === undefined ? {} : { architectures }),
+    ...(allocations === undefined ? {} : { allocations }),
     ...(budgetMaxMicros === undefined
       ? {}
       : { budgetMax: microsToDollars(budgetMaxMicros), budgetMaxMicros }),

@@ -8,6 +8,7 @@ import { upsertRegions } from './catalog-seed.js';
 import type { ApplyCounts, ApplyOptions, ApplyRun } from './catalog-store.js';
 import { upsertInstances, upsertPricing } from './catalog-upserts.js';
 import { recordPriceChanges } from './history-apply.js';
+import { providerHasHistory, replayRecordings } from './recordings-replay.js';
 import { epochMs, insertSyncRun } from './sync-history.js';
 import { enqueueCompletedSync } from './webhook-enqueue.js';
 
@@ -218,7 +219,14 @@ export async function applyProviderCatalogInTransaction(
   options.held?.throwIfAborted();
   const { counts, runId } = await applyCatalogInTransaction(trx, catalog, run, options);
   options.held?.throwIfAborted();
-  const changes = await recordPriceChanges(trx, { ...run, runId });
+  // D64: dated recordings are replayed only by the provider's first fill: no history yet. (Read
+  // after the apply's first write: SQLite's deferred transaction must write before it reads.)
+  const recordings = catalog.recordings ?? [];
+  const replay = recordings.length > 0 && !(await providerHasHistory(trx, catalog.provider));
+  const replayed = replay
+    ? await replayRecordings(trx, catalog, recordings, { ...run, runId })
+    : [];
+  const changes = [...replayed, ...(await recordPriceChanges(trx, { ...run, runId }))];
   await enqueueCompletedSync(trx, { ...run, counts, changes });
   options.held?.throwIfAborted();
   await commitCatalogVersion(trx, runId);

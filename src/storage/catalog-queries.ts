@@ -51,7 +51,18 @@ export const SORT_COLUMNS = {
   // distinct ones at catalogue magnitudes stay distinct, so ties still break on id (D16).
   price_per_vcpu: sql<number>`cast(p.monthly_micros as double precision) / nullif(i.vcpu, 0)`,
   price_per_gb: sql<number>`cast(p.monthly_micros as double precision) / nullif(i.memory_mb, 0)`,
+  // D63: the score (a double) over the integer price, the index's quotient; NULL without a score.
+  coremark: 'i.coremark',
+  coremark_per_price: sql<number>`i.coremark / nullif(p.monthly_micros, 0)`,
 } as const satisfies Record<SortColumn, unknown>;
+
+/** Sorts whose column can be NULL (no value): last in both directions. */
+const NULLS_LAST: ReadonlySet<SortColumn> = new Set([
+  'price_per_vcpu',
+  'price_per_gb',
+  'coremark',
+  'coremark_per_price',
+]);
 
 /**
  * The direction of the sort column. A per-unit price has no value (NULL) for a divisor of 0,
@@ -59,7 +70,7 @@ export const SORT_COLUMNS = {
  * directions on every backend (and in the catalogue index).
  */
 export function sortModifiers(sort: SortColumn, order: 'asc' | 'desc'): OrderByModifiers {
-  if (sort !== 'price_per_vcpu' && sort !== 'price_per_gb') return order;
+  if (!NULLS_LAST.has(sort)) return order;
   return (ob) => (order === 'asc' ? ob.asc() : ob.desc()).nullsLast();
 }
 
@@ -128,6 +139,15 @@ export function filterConditions(
   if (filter.family !== undefined) conditions.push(eb('i.instance_family', '=', filter.family));
   if (filter.hasGpu !== undefined) {
     conditions.push(filter.hasGpu ? eb('i.gpu_count', '>', 0) : eb('i.gpu_count', '=', 0));
+  }
+  // D62: `in` never holds a null fact, so a record whose fact is unknown never matches.
+  const factIn = (column: 'i.cpu_architecture' | 'i.cpu_allocation', values: readonly string[]) =>
+    values.length === 0 ? sql<SqlBool>`1 = 0` : eb(column, 'in', values);
+  if (filter.architectures !== undefined) {
+    conditions.push(factIn('i.cpu_architecture', filter.architectures));
+  }
+  if (filter.allocations !== undefined) {
+    conditions.push(factIn('i.cpu_allocation', filter.allocations));
   }
   return conditions;
 }

@@ -1,6 +1,13 @@
 import { INSTANCE_FAMILIES, isProviderName } from '../catalog/model.js';
 import type { InstanceFamily } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
+import {
+  UNKNOWN_MACHINE_FACTS,
+  isCpuAllocation,
+  isCpuArchitecture,
+  isStorageType,
+  type MachineFacts,
+} from '../catalog/machine-facts.js';
 
 /** The flat record every listing query selects, in database column names. */
 export interface InstanceRecordRow {
@@ -26,6 +33,15 @@ export interface InstanceRecordRow {
   readonly monthly_micros: number;
   readonly available: number;
   readonly observed_at: number;
+  readonly cpu_architecture: string | null;
+  readonly cpu_manufacturer: string | null;
+  readonly cpu_model: string | null;
+  readonly cpu_allocation: string | null;
+  readonly gpu_memory_gb: number | null;
+  readonly storage_type: string | null;
+  readonly coremark: number | null;
+  readonly coremark_ran_at: number | null;
+  readonly coremark_source: string | null;
 }
 
 /** Selection list for InstanceRecordRow over `pricing p, instances i, regions r, providers pv`. */
@@ -52,10 +68,62 @@ export const INSTANCE_RECORD_COLUMNS = [
   'p.monthly_micros as monthly_micros',
   'p.available as available',
   'p.observed_at as observed_at',
+  'i.cpu_architecture as cpu_architecture',
+  'i.cpu_manufacturer as cpu_manufacturer',
+  'i.cpu_model as cpu_model',
+  'i.cpu_allocation as cpu_allocation',
+  'i.gpu_memory_gb as gpu_memory_gb',
+  'i.storage_type as storage_type',
+  'i.coremark as coremark',
+  'i.coremark_ran_at as coremark_ran_at',
+  'i.coremark_source as coremark_source',
 ] as const;
 
 function isInstanceFamily(value: string): value is InstanceFamily {
   return (INSTANCE_FAMILIES as readonly string[]).includes(value);
+}
+
+/**
+ * The facts of a row. A stored text outside the vocabulary is corruption; nothing recorded
+ * gives the one shared UNKNOWN_MACHINE_FACTS object.
+ */
+function factsOf(row: InstanceRecordRow): MachineFacts {
+  const { cpu_architecture: architecture, cpu_allocation: allocation, storage_type: storage } = row;
+  if (architecture !== null && !isCpuArchitecture(architecture))
+    throw new Error(`unknown CPU architecture in catalogue: ${architecture}`);
+  if (allocation !== null && !isCpuAllocation(allocation))
+    throw new Error(`unknown CPU allocation in catalogue: ${allocation}`);
+  if (storage !== null && !isStorageType(storage))
+    throw new Error(`unknown storage type in catalogue: ${storage}`);
+  const coremark =
+    row.coremark === null || row.coremark_ran_at === null
+      ? null
+      : {
+          score: Number(row.coremark),
+          ranAt: Number(row.coremark_ran_at),
+          source: row.coremark_source ?? '',
+        };
+  const gpuMemoryGb = row.gpu_memory_gb === null ? null : Number(row.gpu_memory_gb);
+  if (
+    architecture === null &&
+    allocation === null &&
+    storage === null &&
+    coremark === null &&
+    gpuMemoryGb === null &&
+    row.cpu_manufacturer === null &&
+    row.cpu_model === null
+  ) {
+    return UNKNOWN_MACHINE_FACTS;
+  }
+  return {
+    cpuArchitecture: architecture,
+    cpuManufacturer: row.cpu_manufacturer,
+    cpuModel: row.cpu_model,
+    cpuAllocation: allocation,
+    gpuMemoryGb,
+    storageType: storage,
+    coremark,
+  };
 }
 
 /** Maps a database row to the API-facing shape; a value outside the vocabulary is corruption. */
@@ -88,5 +156,6 @@ export function toInstanceRow(row: InstanceRecordRow): InstanceRow {
     monthlyMicros: row.monthly_micros,
     available: row.available,
     observedAt: Number(row.observed_at),
+    facts: factsOf(row),
   };
 }

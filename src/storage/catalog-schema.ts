@@ -36,6 +36,17 @@ export interface InstancesTable {
   readonly gpu_count: number;
   readonly gpu_type: string | null;
   readonly instance_family: string;
+  /** D62 machine facts and D63 CoreMark (migration 008); null: not recorded. */
+  readonly cpu_architecture: string | null;
+  readonly cpu_manufacturer: string | null;
+  readonly cpu_model: string | null;
+  readonly cpu_allocation: string | null;
+  readonly gpu_memory_gb: number | null;
+  readonly storage_type: string | null;
+  /** CoreMark iterations per second; with its run time (epoch ms) and source text. */
+  readonly coremark: number | null;
+  readonly coremark_ran_at: number | null;
+  readonly coremark_source: string | null;
 }
 
 /** One record of the API: an instance type in a region. Its id is the API's record id. */

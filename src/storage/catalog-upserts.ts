@@ -1,10 +1,11 @@
 import type { Transaction } from 'kysely';
 import type { InstanceOffer } from '../catalog/offers.js';
+import { UNKNOWN_MACHINE_FACTS } from '../catalog/machine-facts.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 
 // The catalogue's multi-row upserts, inside the apply's transaction (catalog-apply.ts).
 
-/** Rows per multi-row INSERT: 12 and 7 bound values a row stay far below SQLite's 32,766. */
+/** Rows per multi-row INSERT: 21 and 7 bound values a row stay far below SQLite's 32,766. */
 const INSTANCE_CHUNK = 500;
 const PRICING_CHUNK = 1000;
 
@@ -29,6 +30,26 @@ function finiteNumber(value: number, field: string, instanceId: string): number 
   return value;
 }
 
+/** The D62/D63 columns of an offer's instance row (all null when nothing is recorded). */
+function factColumns(o: InstanceOffer) {
+  const facts = o.facts ?? UNKNOWN_MACHINE_FACTS;
+  const run = facts.coremark;
+  return {
+    cpu_architecture: facts.cpuArchitecture,
+    cpu_manufacturer: facts.cpuManufacturer,
+    cpu_model: facts.cpuModel,
+    cpu_allocation: facts.cpuAllocation,
+    gpu_memory_gb:
+      facts.gpuMemoryGb === null
+        ? null
+        : finiteNumber(facts.gpuMemoryGb, 'gpuMemoryGb', o.instanceId),
+    storage_type: facts.storageType,
+    coremark: run === null ? null : finiteNumber(run.score, 'coremark', o.instanceId),
+    coremark_ran_at: run === null ? null : wholeNumber(run.ranAt, 'coremark ranAt', o.instanceId),
+    coremark_source: run?.source ?? null,
+  };
+}
+
 /** A pricing row the apply left available: its id and region. */
 export interface StoredRecord {
   readonly id: number;
@@ -42,6 +63,7 @@ export async function upsertInstances(
 ): Promise<void> {
   for (const chunk of chunks(instances, INSTANCE_CHUNK)) {
     const rows = chunk.map((o) => ({
+      ...factColumns(o),
       provider_id: providerId,
       instance_id: o.instanceId,
       instance_name: o.instanceName,
@@ -68,6 +90,15 @@ export async function upsertInstances(
           gpu_count: eb.ref('excluded.gpu_count'),
           gpu_type: eb.ref('excluded.gpu_type'),
           instance_family: eb.ref('excluded.instance_family'),
+          cpu_architecture: eb.ref('excluded.cpu_architecture'),
+          cpu_manufacturer: eb.ref('excluded.cpu_manufacturer'),
+          cpu_model: eb.ref('excluded.cpu_model'),
+          cpu_allocation: eb.ref('excluded.cpu_allocation'),
+          gpu_memory_gb: eb.ref('excluded.gpu_memory_gb'),
+          storage_type: eb.ref('excluded.storage_type'),
+          coremark: eb.ref('excluded.coremark'),
+          coremark_ran_at: eb.ref('excluded.coremark_ran_at'),
+          coremark_source: eb.ref('excluded.coremark_source'),
         })),
       )
       .execute();

@@ -38,6 +38,8 @@ export async function selectChangeSummary(
     ])
     .groupBy(['c.sync_id', 'c.kind', 'c.provider'])
     .orderBy('version', 'desc')
+    // Within one commit (a first fill replaying dated recordings, D64), newest recording first.
+    .orderBy('at', 'desc')
     .orderBy('sync_id', 'asc')
     .orderBy('kind', 'asc')
     .orderBy('provider', 'asc')

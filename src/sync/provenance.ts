@@ -4,6 +4,8 @@
 // date. A live upstream's figures are observed when they are fetched.
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
+import { DatedRecordingsError, parseDatedRecordings } from '../catalog/dated-recordings.js';
+import type { DatedRecording } from '../catalog/dated-recordings.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { DataSource, ProviderAdapter, ProviderCatalog } from '../catalog/offers.js';
 import type { UpstreamClient } from './upstream/upstream-client.js';
@@ -17,8 +19,17 @@ const SnapshotMetadata = Compile(
       observed_at: Type.String({ maxLength: 40 }),
       source: Type.String({ minLength: 1, maxLength: 400 }),
     }),
+    /** D64: the file of earlier dated recordings, beside metadata.json. */
+    dated_recordings: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9_.-]{0,80}\\.json$' })),
   }),
 );
+
+/** What a snapshot's metadata.json says: its provenance and where its dated recordings are. */
+export interface SnapshotSource {
+  readonly dataSource: DataSource;
+  /** The dated-recordings file (a plain file name beside metadata.json), when it has one. */
+  readonly recordingsFile?: string;
+}
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
 
@@ -28,6 +39,15 @@ export async function readSnapshotSource(
   client: UpstreamClient,
   signal: AbortSignal,
 ): Promise<DataSource> {
+  return (await readSnapshotMetadata(provider, client, signal)).dataSource;
+}
+
+/** readSnapshotSource, with the name of the snapshot's dated-recordings file (D64) if any. */
+export async function readSnapshotMetadata(
+  provider: ProviderName,
+  client: UpstreamClient,
+  signal: AbortSignal,
+): Promise<SnapshotSource> {
   // Without provenance its prices would have no date (D37). The client is told which file is
   // wanted (never the server's path); the log keeps the detail.
   const publicMessage = `The ${provider} snapshot has no usable metadata.json naming where and when its prices were observed (D37); the previous catalogue is unchanged`;
@@ -56,7 +76,43 @@ export async function readSnapshotSource(
       { publicMessage },
     );
   }
-  return { kind: 'snapshot', observedAt, source: metadata.data_source.source };
+  const dataSource: DataSource = {
+    kind: 'snapshot',
+    observedAt,
+    source: metadata.data_source.source,
+  };
+  const recordingsFile = metadata.dated_recordings;
+  return recordingsFile === undefined ? { dataSource } : { dataSource, recordingsFile };
+}
+
+/**
+ * The snapshot's dated recordings (D64), checked: each before the snapshot's own observation
+ * (its current files are the newest recording). UPSTREAM_INVALID_DATA otherwise.
+ */
+export async function readDatedRecordings(
+  provider: ProviderName,
+  client: UpstreamClient,
+  file: string,
+  observedAt: Date,
+  signal: AbortSignal,
+): Promise<readonly DatedRecording[]> {
+  const publicMessage = `The ${provider} snapshot's dated recordings are unusable; the catalogue is unchanged`;
+  try {
+    const recordings = parseDatedRecordings(await client.getJson(`/${file}`, signal));
+    const last = recordings.at(-1);
+    if (last !== undefined && last.observedAt.getTime() >= observedAt.getTime()) {
+      throw new DatedRecordingsError('a recording is not older than the snapshot itself');
+    }
+    return recordings;
+  } catch (error) {
+    if (error instanceof DatedRecordingsError) {
+      throw new UpstreamError('UPSTREAM_INVALID_DATA', `${provider} ${file}: ${error.message}`, {
+        cause: error,
+        publicMessage,
+      });
+    }
+    throw error;
+  }
 }
 
 /** A host name for a live source's text (never a path or credentials). */
@@ -89,8 +145,24 @@ export function withProvenance(
     async fetchCatalog(signal: AbortSignal): Promise<ProviderCatalog> {
       if (snapshot) {
         // Read first: a snapshot without provenance fails before its files are parsed.
-        const dataSource = await readSnapshotSource(options.provider, options.client, signal);
-        return { ...(await adapter.fetchCatalog(signal)), dataSource };
+        const { dataSource, recordingsFile } = await readSnapshotMetadata(
+          options.provider,
+          options.client,
+          signal,
+        );
+        const catalog = { ...(await adapter.fetchCatalog(signal)), dataSource };
+        if (recordingsFile === undefined) return catalog;
+        return {
+          ...catalog,
+          loadRecordings: (wanted: AbortSignal) =>
+            readDatedRecordings(
+              options.provider,
+              options.client,
+              recordingsFile,
+              dataSource.observedAt,
+              wanted,
+            ),
+        };
       }
       const observedAt = now();
       const catalog = await adapter.fetchCatalog(signal);

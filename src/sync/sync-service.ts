@@ -23,6 +23,17 @@ export interface ProviderSyncResult {
    * issue 22). Present whenever the provider's catalogue was read, success or not.
    */
   readonly skipped_records?: SkippedRecordsJson;
+  /**
+   * Extension: what this sync read, for a provider it fetched and applied: `snapshot` (a
+   * recorded snapshot replayed, its figures observed at observed_at) or `live`. Absent when the
+   * answer is another replica's run (D24) or the sync failed.
+   */
+  readonly data_source?: SyncDataSourceJson;
+}
+
+export interface SyncDataSourceJson {
+  readonly kind: 'snapshot' | 'live';
+  readonly observed_at: string;
 }
 
 export interface SkippedRecordsJson {
@@ -204,8 +215,9 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
           // commit: another process may be syncing this provider now (D24).
           const adapter = deps.adapters[provider];
           if (adapter === undefined) throw new Error(`no adapter for provider ${provider}`);
-          const catalog = await adapter.fetchCatalog(AbortSignal.any([signal, held]));
-          noteSkipped(catalog);
+          const fetched = await adapter.fetchCatalog(AbortSignal.any([signal, held]));
+          noteSkipped(fetched);
+          const catalog = await withFirstFillRecordings(deps.store, fetched, held, signal);
           // One instant for the whole sync: the run's completed_at (health last_sync), its
           // history periods, feed items and events, and the report's completed_at.
           const completedAt = new Date();
@@ -217,7 +229,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
               held,
             },
           );
-          return { applied, completedAt };
+          return { applied, completedAt, dataSource: catalog.dataSource };
         } catch (error) {
           // Recorded before the lock is released, so a request waiting for it finds this run
           // and reports its failure (D24) rather than fetching again.
@@ -243,6 +255,14 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
         pricing_synced: counts.pricing,
         duration_ms: elapsed(),
         ...(skipped === undefined ? {} : { skipped_records: skipped }),
+        ...(outcome.dataSource === undefined
+          ? {}
+          : {
+              data_source: {
+                kind: outcome.dataSource.kind,
+                observed_at: outcome.dataSource.observedAt.toISOString(),
+              },
+            }),
       };
       return { result, completedAt: outcome.completedAt };
     } catch (error) {
@@ -336,6 +356,24 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
       controller.current = new AbortController();
     },
   };
+}
+
+/**
+ * D64: a provider's first fill (no successful run, no record) from a snapshot with dated
+ * recordings replays them; every later sync follows D38, so they are not even read then.
+ */
+async function withFirstFillRecordings(
+  store: CatalogStore,
+  catalog: ProviderCatalog,
+  held: AbortSignal,
+  signal: AbortSignal,
+): Promise<ProviderCatalog> {
+  if (catalog.loadRecordings === undefined) return catalog;
+  const state = (await store.providerStates()).find((s) => s.provider === catalog.provider);
+  if (state === undefined || state.lastSuccessAt !== null || state.instancesCount > 0) {
+    return catalog;
+  }
+  return { ...catalog, recordings: await catalog.loadRecordings(AbortSignal.any([signal, held])) };
 }
 
 /** The result of a run another replica finished while this request waited for it (D24). */

@@ -25,6 +25,8 @@ const rawQuery = fc.record(
     max_price: fc.double({ min: 0, max: 3_000, noNaN: true }).map((x) => x.toFixed(4)),
     instance_family: fc.constantFrom(...INSTANCE_FAMILIES),
     has_gpu: fc.constantFrom('true', 'false'),
+    arch: fc.constantFrom('x86_64', 'arm64', 'arm64,x86_64'),
+    cpu_allocation: fc.constantFrom('dedicated', 'shared', 'burstable', 'shared,burstable'),
     sort_by: fc.constantFrom(...SORT_FIELDS),
     order: fc.constantFrom('asc', 'desc'),
     limit: fc.integer({ min: 1, max: 100 }).map(String),
@@ -129,6 +131,8 @@ for (const backend of await storeBackends())
         fc.record({ region: fc.constantFrom(...REGION_CODES) }),
         fc.record({ instance_family: fc.constantFrom(...INSTANCE_FAMILIES) }),
         fc.record({ has_gpu: fc.constantFrom('true', 'false') }),
+        fc.record({ arch: fc.constantFrom('x86_64', 'arm64') }),
+        fc.record({ cpu_allocation: fc.constantFrom('dedicated', 'burstable,shared') }),
         fc.constant({}),
       );
       const page = fc.record({

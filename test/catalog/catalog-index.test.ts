@@ -8,6 +8,7 @@ import { moneyView } from '../../src/fx/convert.js';
 import type { LoadedRates } from '../../src/fx/rate-table.js';
 import { PROVIDER_NAMES, regionsOf } from '../../src/catalog/model.js';
 import type { InstanceRow } from '../../src/catalog/records.js';
+import { UNKNOWN_MACHINE_FACTS } from '../../src/catalog/machine-facts.js';
 
 function rows(count: number): InstanceRow[] {
   return Array.from({ length: count }, (_, i): InstanceRow => {
@@ -36,6 +37,7 @@ function rows(count: number): InstanceRow[] {
       monthlyMicros: (5_000 + ((i * 7919) % 100_000)) * 730,
       available: 1,
       observedAt: Date.UTC(2026, 10, 20),
+      facts: UNKNOWN_MACHINE_FACTS,
     };
   });
 }

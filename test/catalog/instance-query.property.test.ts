@@ -52,6 +52,11 @@ function sortValue(row: InstanceRow, column: SortColumn): number | string {
       return row.monthlyMicros / row.vcpu;
     case 'price_per_gb':
       return row.monthlyMicros / row.memoryMb;
+    // No score: NaN, which compares equal to everything here (the index puts it last).
+    case 'coremark':
+      return row.facts.coremark?.score ?? NaN;
+    case 'coremark_per_price':
+      return (row.facts.coremark?.score ?? NaN) / row.monthlyMicros;
   }
 }
 

@@ -56,7 +56,7 @@ async function syncSnapshot(
 }
 
 describe('provider_c (AWS) bundled prices are the recorded ones', () => {
-  const recordFile = 'aws-ap-ondemand-linux-2024-02-21.csv';
+  const recordFile = 'aws-ap-linux-2025-04-04.csv';
   let recorded: Map<string, Record<string, string>>;
   let catalog: ProviderCatalog;
 
@@ -73,22 +73,33 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
       const key = `${offer.regionCode} ${offer.instanceId}`;
       const row = recorded.get(key);
       expect(row, `${key} has no recorded figure`).toBeDefined();
-      const hourly = micros(row?.['price_usd_per_hour'], key);
+      const hourly = micros(row?.['ondemand_usd_hour'], key);
       expect(offer.hourlyMicros, key).toBe(hourly);
       expect(offer.monthlyMicros, key).toBe(monthlyMicrosFromHourly(hourly));
-      expect(offer.vcpu, key).toBe(Number(row?.['vcpus']));
-      expect(offer.memoryMb, key).toBe(Number(row?.['memory_mib']));
-      expect(offer.gpuCount, key).toBe(Number(row?.['gpu_count']));
-      expect(offer.storageGb, key).toBe(Number(row?.['storage_gb']));
+      expect(offer.vcpu, key).toBe(Number(row?.['vcpu']));
+      // GiB as recorded, in whole MB (attribute-units.ts).
+      expect(offer.memoryMb, key).toBe(Math.round(Number(row?.['memory_gib']) * 1024));
+      expect(offer.storageGb === 0, key).toBe(row?.['storage'] === 'EBS only');
+      // No network figure recorded (previous generation): 0, noted "not_recorded".
+      expect(offer.networkSpeedGbps === 0, key).toBe(row?.['network_performance'] === '');
     }
   });
 
-  it('leaves out only the accelerator types it cannot classify (D35)', () => {
+  it('carries the figures of the issue exactly (Tokyo c7i.xlarge 0.2247, c8g.2xlarge 0.4002)', () => {
+    const tokyo = (id: string) =>
+      catalog.offers.find((o) => o.regionCode === 'ap-northeast-1' && o.instanceId === id);
+    expect(tokyo('c7i.xlarge')?.hourlyMicros).toBe(224_700);
+    expect(tokyo('c8g.2xlarge')?.hourlyMicros).toBe(400_240);
+    expect(tokyo('t3.micro')?.hourlyMicros).toBe(13_600);
+  });
+
+  it('leaves out only the accelerator types it cannot classify (D35) and g2 (no GPU count)', () => {
     const listed = new Set(catalog.offers.map((o) => `${o.regionCode} ${o.instanceId}`));
     const unlisted = [...recorded.keys()].filter((key) => !listed.has(key));
-    expect(unlisted.every((key) => /^\S+ (inf|trn|vt)\d/.test(key)), unlisted.join(', ')).toBe(
+    expect(unlisted.every((key) => /^\S+ (inf|trn|vt\d|g2\.)/.test(key)), unlisted.join(', ')).toBe(
       true,
     );
+    expect(unlisted).toHaveLength(33);
   });
 
   it('holds no price in its offer files but the recorded ones, one product per recorded row', async () => {
@@ -109,6 +120,8 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
         const key = `${region} ${product.attributes.instanceType}`;
         const row = recorded.get(key);
         expect(row, `${key} has no recorded figure`).toBeDefined();
+        // AWS's own SKU, from the recorded rate code.
+        expect(row?.['ondemand_rate_code'], key).toBe(`${sku}.JRTCKXETXF.6YS6EN2CT7`);
         const terms = Object.values(doc.terms['OnDemand']?.[sku] ?? {});
         expect(terms, key).toHaveLength(1);
         const dimensions = Object.values(terms[0]?.priceDimensions ?? {}) as {
@@ -116,10 +129,45 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
         }[];
         expect(dimensions, key).toHaveLength(1);
         expect(micros(dimensions[0]?.pricePerUnit.USD, key), key).toBe(
-          micros(row?.['price_usd_per_hour'], key),
+          micros(row?.['ondemand_usd_hour'], key),
         );
       }
     }
-    expect(products).toBe(recorded.size);
+    // Every recorded row but the six of g2.2xlarge and g2.8xlarge.
+    expect(products).toBe(recorded.size - 6);
+  });
+
+  it('holds in recordings.json exactly the recorded states: 2024-02-21, then the change log', async () => {
+    const file = JSON.parse(
+      await readFile(new URL('provider_c/recordings.json', SNAPSHOTS), 'utf8'),
+    ) as { recordings: { observed_at: string; listed: string[][]; delisted: string[][] }[] };
+    // The state each recording describes, rebuilt from its change log.
+    const states: [string, Map<string, number>][] = [];
+    let state = new Map<string, number>();
+    for (const r of file.recordings) {
+      state = new Map(state);
+      for (const [region, type] of r.delisted) state.delete(`${region} ${type}`);
+      for (const [region, type, usd] of r.listed) state.set(`${region} ${type}`, micros(usd, type!));
+      states.push([r.observed_at, state]);
+    }
+    const first = await plainCsv('aws-ap-ondemand-linux-2024-02-21.csv');
+    expect(states[0]?.[0]).toBe('2024-02-21T08:20:21Z');
+    expect(states[0]?.[1]).toEqual(
+      new Map(
+        first.map((r) => [`${r['region']} ${r['instance_type']}`, micros(r['price_usd_per_hour'], 'x')]),
+      ),
+    );
+    const log = await plainCsv('aws-ap-ondemand-history-2024-07-05_2025-04-04.csv');
+    const times = [...new Set(log.map((e) => e['observed']!))].filter((t) => t < '2025-04-04T22:41:22Z');
+    expect(states.slice(1).map(([t]) => t)).toEqual(times);
+    const replayed = new Map<string, number>();
+    for (const [time, recordedState] of states.slice(1)) {
+      for (const e of log.filter((event) => event['observed'] === time)) {
+        const key = `${e['region']} ${e['instance_type']}`;
+        if (e['event'] === 'delisted') replayed.delete(key);
+        else replayed.set(key, micros(e['ondemand_usd_hour'], key));
+      }
+      expect(recordedState, time).toEqual(replayed);
+    }
   });
 });

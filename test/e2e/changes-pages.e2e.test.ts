@@ -80,7 +80,7 @@ describe.skipIf(skip !== undefined)('changes: pages by cursor', { timeout: 240_0
     const { page, problems } = await session.keyedPage('/ui/?view=changes');
     const asked = watch(page);
     const status = page.locator('main p.status').first();
-    const totalText = `${feed.length} price changes in the last 7 days: ${ups} up, ${feed.length - ups} down. Newest first.`;
+    const totalText = `${feed.length} price changes in the whole history: ${ups} up, ${feed.length - ups} down. Newest first.`;
     await expect.poll(() => status.textContent()).toBe(totalText);
     // Counted on a fresh load, once the first one has settled.
     asked.length = 0;

@@ -312,6 +312,10 @@ describe.skipIf(skip !== undefined)(
         messages.find((m) => m.startsWith('Generated an API key')) ?? '',
       )![1]!;
       expect(link).toBe(`${server.url}/ui/#key=${generated}`);
+      // Issue 35 item 6: the line after it says what the link leaves behind, and the way round.
+      expect(messages[at + 1]).toBe(
+        `That link puts the key in your browser's history (the page clears the address bar, not the history). To leave no trace, open ${server.url}/ui/ and paste the key instead.`,
+      );
 
       const context = await newContext(browser, client());
       const page = await context.newPage();

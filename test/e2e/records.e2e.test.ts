@@ -294,7 +294,7 @@ describe.skipIf(skip !== undefined)(
       const { page, problems, id } = await keyedPage('/ui/?view=changes');
       const status = page.locator('main p.status').first();
       // A fresh install has changed no price yet: said so, not 2,416 "New" rows.
-      await expect.poll(() => status.textContent()).toBe('No price changes in the last 7 days.');
+      await expect.poll(() => status.textContent()).toBe('No price changes in the whole history.');
       expect(await page.locator('table.data tbody tr').count()).toBe(0);
       expect(await checkAtEveryWidth(page, 'changes', () => status.waitFor())).toEqual([]);
 
@@ -330,11 +330,11 @@ describe.skipIf(skip !== undefined)(
       await expect.poll(() => search(page).get('provider')).toBeNull();
       await page.goBack();
       await expect.poll(() => search(page).get('show')).toBeNull();
-      await expect.poll(() => status.textContent()).toBe('No price changes in the last 7 days.');
+      await expect.poll(() => status.textContent()).toBe('No price changes in the whole history.');
 
       await page.getByRole('combobox', { name: 'Kind' }).selectOption('price_increased');
       await expect.poll(() => search(page).get('kind')).toBe('price_increased');
-      await expect.poll(() => status.textContent()).toBe('No price changes in the last 7 days.');
+      await expect.poll(() => status.textContent()).toBe('No price changes in the whole history.');
       expect(problems).toEqual([]);
     });
   },

@@ -101,17 +101,21 @@ for (const backend of await storeBackends()) {
         expect(r.field_notes, r.instance_id).toEqual({ transfer_tb: 'not_included' });
         expect(r.transfer_tb).toBe(0);
       }
-      // AWS states a network figure for every listed type: nothing to flag there.
+      // The recording states a network figure for every current-generation type; the test copy
+      // holds no previous-generation one, so nothing to flag there.
       for (const r of aws) expect(r.network_speed_gbps).toBeGreaterThan(0);
     });
 
-    it('marks Linode and Vultr network speed 0 as not published, and nothing else', async () => {
-      for (const provider of ['provider_a', 'provider_b']) {
+    it("marks Vultr network speed 0 as not published, Linode's as not recorded, nothing else", async () => {
+      for (const [provider, note] of [
+        ['provider_a', 'not_recorded'],
+        ['provider_b', 'not_published'],
+      ] as const) {
         const records = await all(`&provider=${provider}`);
         expect(records.length).toBeGreaterThan(0);
         for (const r of records) {
           expect(r.network_speed_gbps).toBe(0);
-          expect(r.field_notes, r.instance_id).toEqual({ network_speed_gbps: 'not_published' });
+          expect(r.field_notes, r.instance_id).toEqual({ network_speed_gbps: note });
           expect(r.storage_gb).toBeGreaterThan(0);
           expect(r.transfer_tb).toBeGreaterThan(0);
         }
@@ -129,11 +133,14 @@ for (const backend of await storeBackends()) {
   });
 }
 
-it('flags a Linode network speed only when the upstream left it out', () => {
+it('flags a network speed only when the recording left it out (Linode, AWS previous generation)', () => {
   const values = { storageGb: 25, transferTb: 1 };
   expect(fieldNotes('provider_a', { ...values, networkSpeedGbps: 1 })).toEqual({});
   expect(fieldNotes('provider_a', { ...values, networkSpeedGbps: 0 })).toEqual({
-    network_speed_gbps: 'not_published',
+    network_speed_gbps: 'not_recorded',
   });
   expect(fieldNotes('provider_c', { ...values, networkSpeedGbps: 5 })).toEqual({});
+  expect(fieldNotes('provider_c', { ...values, networkSpeedGbps: 0 })).toEqual({
+    network_speed_gbps: 'not_recorded',
+  });
 });

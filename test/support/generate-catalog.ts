@@ -7,6 +7,7 @@ import {
 } from '../../src/catalog/model.js';
 import type { CatalogStore } from '../../src/storage/catalog-store.js';
 import type { InstanceRow } from '../../src/catalog/records.js';
+import { UNKNOWN_MACHINE_FACTS, type MachineFacts } from '../../src/catalog/machine-facts.js';
 import type { InstanceOffer, ProviderCatalog } from '../../src/catalog/offers.js';
 
 /** Small, fast, seedable PRNG (mulberry32): the same seed gives the same catalogue. */
@@ -23,6 +24,32 @@ export function prng(seed: number): () => number {
 
 const VCPUS = [1, 2, 4, 8, 16, 32, 64];
 const MEMORY_PER_VCPU_MB = [512, 1024, 2048, 4096, 8192];
+
+/**
+ * D62/D63 facts of generated type `t` with `vcpu` vCPUs, from `t` alone (so the catalogue's
+ * random sequence is the one it always was): every fourth type knows nothing, the others mix
+ * architectures and allocations, and two in three carry a CoreMark score.
+ */
+function generatedFacts(t: number, vcpu: number): MachineFacts {
+  if (t % 4 === 3) return UNKNOWN_MACHINE_FACTS;
+  const arm = t % 3 === 0;
+  return {
+    cpuArchitecture: arm ? 'arm64' : 'x86_64',
+    cpuManufacturer: arm ? 'AWS' : t % 2 === 0 ? 'Intel' : 'AMD',
+    cpuModel: arm ? 'Neoverse-N1' : t % 2 === 0 ? 'Xeon 8488C' : 'EPYC 7R13',
+    cpuAllocation: (['dedicated', 'shared', 'burstable'] as const)[t % 3]!,
+    gpuMemoryGb: null,
+    storageType: t % 5 === 0 ? 'nvme_ssd' : null,
+    coremark:
+      t % 3 === 2
+        ? null
+        : {
+            score: 20_000 * vcpu + (t % 97) * 10,
+            ranAt: Date.UTC(2025, 11, 10),
+            source: 'generated',
+          },
+  };
+}
 
 /**
  * About `totalRecords` offers spread over the three providers and their regions. Names repeat
@@ -61,6 +88,7 @@ export function generateCatalogs(totalRecords: number, seed = 1): ProviderCatalo
           regionCode,
           hourlyMicros,
           monthlyMicros: hourlyMicros * 730,
+          facts: generatedFacts(t, vcpu),
         });
       }
     }
@@ -126,6 +154,7 @@ export function generateInstanceRows(
         monthlyMicros: offer.monthlyMicros,
         available: 1,
         observedAt,
+        facts: offer.facts ?? UNKNOWN_MACHINE_FACTS,
       };
     });
   });

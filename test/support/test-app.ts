@@ -26,7 +26,7 @@ export const FIXED_NOW = Date.UTC(2026, 10, 22, 3, 0, 1);
 
 /**
  * The test copy of the bundled snapshots: provider_a and provider_b whole, provider_c a few
- * hundred of its 2,311 records, so app tests that sync "the bundled snapshots" stay quick. Tests
+ * hundred of its 2,506 records, so app tests that sync "the bundled snapshots" stay quick. Tests
  * of the real catalogue read data/snapshots/ explicitly.
  */
 export const FIXTURE_SNAPSHOTS = fileURLToPath(new URL('../fixtures/snapshots/', import.meta.url));

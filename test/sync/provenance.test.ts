@@ -32,7 +32,7 @@ interface InstancesBody {
 const RECORDED: Record<ProviderName, string> = {
   provider_a: '2024-07-11T00:00:00.000Z',
   provider_b: '2025-12-18T00:00:00.000Z',
-  provider_c: '2024-02-21T08:20:21.000Z',
+  provider_c: '2025-04-04T22:41:22.000Z',
 };
 
 async function sync(t: TestApp, providers: ProviderName[]) {
@@ -89,7 +89,7 @@ describe('provenance of snapshot syncs', () => {
     );
     expect(sources['provider_a']).toMatch(/Linode API v4.*2024-07-11.*confirmed unchanged/);
     expect(sources['provider_b']).toMatch(/Osaka \(itm\) availability inferred/);
-    expect(sources['provider_c']).toMatch(/Spare Cores/);
+    expect(sources['provider_c']).toMatch(/ec2\.shop.*2025-04-04 22:41:22 UTC/);
     expect(health.text).not.toContain(FIXTURE_SNAPSHOTS);
     expect(health.text).not.toContain('file:');
 

@@ -236,7 +236,7 @@ export interface paths {
     put?: never;
     /**
      * Model Context Protocol (Streamable HTTP, stateless) for AI assistants
-     * @description D59: JSON-RPC messages of the Model Context Protocol (docs/mcp.md): six read-only tools mirroring /instances, /instance-types, /recommend, /instances/{id}/history, /changes and /health. Each tools/call counts against the rate limit of the endpoint it mirrors (get_freshness: none). A request with an Origin header not in MCP_ALLOWED_ORIGINS: 403 FORBIDDEN. Protocol errors are JSON-RPC errors; a tool refusing its arguments answers isError with our error code (e.g. INVALID_PARAMETER) in the text and in _meta["cloudprice/error"]. GET and DELETE: 405.
+     * @description D59, D66: JSON-RPC messages of the Model Context Protocol (docs/mcp.md): six read-only tools mirroring /instances, /instance-types, /recommend, /instances/{id}/history, /changes and /health. Each message counts against a rate limit: a tools/call against the endpoint its tool mirrors, any other message (initialize, tools/list, ping, get_freshness...) against the /mcp budget (100 a minute). Batches: only under protocol 2025-03-26, at most 10 messages. The key may also be sent as `Authorization: Bearer <key>` (here only). A request with an Origin header not in MCP_ALLOWED_ORIGINS: 403. Refusals (401, 403, 413, 429...) are JSON-RPC errors with our code in error.data.code; a body that is not JSON: 400 with JSON-RPC error -32700, before anything runs. A tool refusing its arguments (unknown names included) answers isError with our error code (e.g. INVALID_PARAMETER) in the text and in _meta["cloudprice/error"]. GET and DELETE: 405.
      */
     post: operations['mcp'];
     delete?: never;
@@ -294,7 +294,7 @@ export interface components {
       storage_gb: number;
       /** @description Monthly transfer included, in TB (1 TB = 1000 GB). 0 with field_notes.transfer_tb `not_included`: none is included, transfer is billed per GB. */
       transfer_tb: number;
-      /** @description Network speed in Gbps. 0 with field_notes.network_speed_gbps `not_published`: the provider publishes no figure (0 is a placeholder, not a speed). */
+      /** @description Network speed in Gbps. 0 with field_notes.network_speed_gbps `not_published` (the provider publishes no figure) or `not_recorded` (the recording the record comes from holds none): 0 is then a placeholder, not a speed. */
       network_speed_gbps: number;
       gpu_count: number;
       gpu_type: string | null;
@@ -304,7 +304,7 @@ export interface components {
        */
       instance_family: 'general' | 'compute' | 'memory' | 'storage' | 'gpu';
       /**
-       * @description Extension (honest cells): which of this record's numbers are not what a bare number says, keyed by field; `{}` when every number means what it says. `not_included`: the price includes none, the provider sells it apart (provider_c storage_gb 0 = EBS only, provider_c transfer_tb 0 = billed per GB). `not_published`: the upstream publishes no figure and the number shown is a placeholder 0 (provider_b network_speed_gbps; provider_a network_speed_gbps when Linode leaves it out). The numbers themselves are unchanged.
+       * @description Extension (honest cells): which of this record's numbers are not what a bare number says, keyed by field; `{}` when every number means what it says. `not_included`: the price includes none, the provider sells it apart (provider_c storage_gb 0 = EBS only, provider_c transfer_tb 0 = billed per GB). `not_published`: the upstream publishes no figure and the number shown is a placeholder 0 (provider_b network_speed_gbps). `not_recorded`: the upstream publishes the figure, but the recording the record comes from holds none, and the number shown is a placeholder 0 (provider_c network_speed_gbps of previous-generation types in the bundled recording; provider_a network_speed_gbps when the recording leaves out Linode's network_out). The numbers themselves are unchanged.
        * @example {}
        * @example {
        *       "storage_gb": "not_included",
@@ -313,11 +313,11 @@ export interface components {
        */
       field_notes: {
         /** @enum {string} */
-        storage_gb?: 'not_included' | 'not_published';
+        storage_gb?: 'not_included' | 'not_published' | 'not_recorded';
         /** @enum {string} */
-        transfer_tb?: 'not_included' | 'not_published';
+        transfer_tb?: 'not_included' | 'not_published' | 'not_recorded';
         /** @enum {string} */
-        network_speed_gbps?: 'not_included' | 'not_published';
+        network_speed_gbps?: 'not_included' | 'not_published' | 'not_recorded';
       };
       provider: {
         id: number;
@@ -338,6 +338,11 @@ export interface components {
          * @enum {string}
          */
         city: 'tokyo' | 'seoul' | 'osaka' | 'singapore' | 'hong-kong';
+        /**
+         * @description Extension: the provider's own id of the region, where our code (section 4.5, D34) differs from the vendor's: Linode's Osaka is `jp-osa` and its Singapore `ap-south`. Equal to region_code where they agree.
+         * @example jp-osa
+         */
+        provider_region_id: string;
       };
       pricing: {
         /** @description Per hour in `currency`, rounded to 4 decimals. */
@@ -362,6 +367,38 @@ export interface components {
          */
         observed_at: string;
       };
+      /** @description Extension (D62): the type's CPU. Every value comes from a recorded source or the vendor's published plan class (docs/api.md names each provider's rule); null is unknown, never a guess. */
+      cpu: {
+        /** @description x86_64 or arm64; null when not recorded. Filter: `arch`. */
+        architecture: ('x86_64' | 'arm64') | null;
+        /** @description CPU maker as recorded (Intel, AMD, AWS...); null when not recorded. */
+        manufacturer: string | null;
+        /** @description CPU family and model as recorded (e.g. "Xeon 8488C", "ARMv8 Neoverse-N1"); null when not recorded. */
+        model: string | null;
+        /** @description dedicated (cores of its own), shared (cores shared with other guests, no credit scheme) or burstable (a baseline share with bursts on credits: sustained load is throttled or billed beyond the baseline); from the provider's recording or its published plan class; null when not recorded. Filter: `cpu_allocation`. */
+        allocation: ('dedicated' | 'shared' | 'burstable') | null;
+      };
+      /** @description Extension (D62): total GPU memory in GiB as recorded; null without a GPU or when not recorded. */
+      gpu_memory_gb: number | null;
+      /** @description Extension (D62): kind of the local storage (nvme_ssd, ssd, hdd); null without local storage or when not recorded. */
+      storage_type: ('nvme_ssd' | 'ssd' | 'hdd') | null;
+      /** @description Extension (D63): a recorded CoreMark score of the type, indicative only (one run on one machine of the type); null when none is recorded (every provider but AWS today). */
+      benchmark: {
+        /**
+         * @description CoreMark iterations per second, multi-threaded over all vCPUs, as recorded for the type (rounded to a whole number).
+         * @example 97652
+         */
+        coremark: number;
+        /** @description coremark / this record's monthly price in USD, 2 decimals (whatever `currency` shows); null for a free record. Sort: `sort_by=coremark_per_price`. */
+        coremark_per_usd_month: number | null;
+        /**
+         * Format: date-time
+         * @description When the benchmark ran.
+         */
+        ran_at: string;
+        /** @description Where the figure was recorded. */
+        source: string;
+      } | null;
     };
     /** @description One (provider, instance type). Specs (instance_name, vcpu, memory_mb, gpu_count, instance_family) are those of its lowest record id. */
     InstanceTypeRow: {
@@ -677,6 +714,13 @@ export interface operations {
                   age_days: number;
                   /** @description Extension (D57): age_days > DATA_STALE_DAYS (default 90). Informational: the provider status keeps the D32 rules (a fresh sync of old figures is healthy and stale). */
                   stale: boolean;
+                  /**
+                   * @description Extension: our region codes whose availability these figures infer rather than record (present only when there are some). The bundled Vultr snapshot infers which plans Osaka (`itm`) sells from the plans recorded in both Tokyo and Seoul: a record there may not be sold.
+                   * @example [
+                   *       "itm"
+                   *     ]
+                   */
+                  inferred_regions?: string[];
                 } | null;
               }[];
               /** @description Extension (D44): the exchange rates used for `currency`. healthy: refreshed successfully under 24 h ago and the latest refresh succeeded; degraded: 24-48 h, or the latest refresh failed (the last good rates stay in use); unhealthy: never refreshed or over 48 h. */
@@ -945,6 +989,13 @@ export interface operations {
                       age_days: number;
                       /** @description Extension (D57): age_days > DATA_STALE_DAYS (default 90). Informational: the provider status keeps the D32 rules (a fresh sync of old figures is healthy and stale). */
                       stale: boolean;
+                      /**
+                       * @description Extension: our region codes whose availability these figures infer rather than record (present only when there are some). The bundled Vultr snapshot infers which plans Osaka (`itm`) sells from the plans recorded in both Tokyo and Seoul: a record there may not be sold.
+                       * @example [
+                       *       "itm"
+                       *     ]
+                       */
+                      inferred_regions?: string[];
                     } | null;
                   }[];
                   /** @description Extension (D44): the exchange rates used for `currency`. healthy: refreshed successfully under 24 h ago and the latest refresh succeeded; degraded: 24-48 h, or the latest refresh failed (the last good rates stay in use); unhealthy: never refreshed or over 48 h. */
@@ -1013,7 +1064,11 @@ export interface operations {
         has_gpu?: boolean;
         /** @description Extension (D54): instance_id or instance_name contains this text, ignoring the case of ASCII letters. 1 to 64 characters, no control characters. Echoed in filters_applied as it runs (ASCII letters lower-cased). */
         q?: string;
-        /** @description Sort field. Default monthly price. price and monthly_price sort by monthly price, memory_gb by memory, provider by provider name, region by region code, instance_name by code point, price_per_vcpu and price_per_gb (extension, D45) by the exact monthly price per vCPU and per memory GiB. Ties always break by id ascending. */
+        /** @description Extension (D62): only records whose cpu.architecture is this, or any of a comma-separated list: x86_64, arm64. A record whose architecture is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with `allowed`. */
+        arch?: string;
+        /** @description Extension (D62): only records whose cpu.allocation is this, or any of a comma-separated list: dedicated, shared, burstable. A record whose allocation is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with `allowed`. */
+        cpu_allocation?: string;
+        /** @description Sort field. Default monthly price. price and monthly_price sort by monthly price, memory_gb by memory, provider by provider name, region by region code, instance_name by code point, price_per_vcpu and price_per_gb (extension, D45) by the exact monthly price per vCPU and per memory GiB, coremark and coremark_per_price (extension, D63) by benchmark.coremark and by that score per USD of monthly price (records without a score come last in either order). Ties always break by id ascending. */
         sort_by?:
           | 'price'
           | 'monthly_price'
@@ -1026,7 +1081,9 @@ export interface operations {
           | 'provider'
           | 'region'
           | 'price_per_vcpu'
-          | 'price_per_gb';
+          | 'price_per_gb'
+          | 'coremark'
+          | 'coremark_per_price';
         /** @description Default asc; applies to the default sort too. */
         order?: 'asc' | 'desc';
         /** @description Extension (D43): prices in this currency, converted from USD at the latest ECB reference rate (usd x rate[X] / rate[USD], both per EUR). USD, EUR or any currency in the ECB file (upper case, exact); any other value: 400 INVALID_PARAMETER with `allowed`. metadata.exchange_rate tells the rate used. */
@@ -1085,7 +1142,8 @@ export interface operations {
            *               "region_code": "ap-northeast",
            *               "region_name": "Tokyo",
            *               "country_code": "JP",
-           *               "city": "tokyo"
+           *               "city": "tokyo",
+           *               "provider_region_id": "ap-northeast"
            *             },
            *             "pricing": {
            *               "hourly_price": 0.036,
@@ -1095,7 +1153,16 @@ export interface operations {
            *               "observed_at": "2026-11-23T06:00:04.512Z",
            *               "monthly_price_per_vcpu": 12,
            *               "monthly_price_per_gb": 6
-           *             }
+           *             },
+           *             "cpu": {
+           *               "architecture": null,
+           *               "manufacturer": null,
+           *               "model": null,
+           *               "allocation": "shared"
+           *             },
+           *             "gpu_memory_gb": null,
+           *             "storage_type": null,
+           *             "benchmark": null
            *           }
            *         ],
            *         "pagination": {
@@ -1294,6 +1361,10 @@ export interface operations {
         has_gpu?: boolean;
         /** @description Extension (D54): instance_id or instance_name contains this text, ignoring the case of ASCII letters. 1 to 64 characters, no control characters. Echoed in filters_applied as it runs (ASCII letters lower-cased). */
         q?: string;
+        /** @description Extension (D62): only records whose cpu.architecture is this, or any of a comma-separated list: x86_64, arm64. A record whose architecture is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with `allowed`. */
+        arch?: string;
+        /** @description Extension (D62): only records whose cpu.allocation is this, or any of a comma-separated list: dedicated, shared, burstable. A record whose allocation is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with `allowed`. */
+        cpu_allocation?: string;
         /** @description Default asc; applies to the default sort too. */
         order?: 'asc' | 'desc';
         /** @description Extension (D43): prices in this currency, converted from USD at the latest ECB reference rate (usd x rate[X] / rate[USD], both per EUR). USD, EUR or any currency in the ECB file (upper case, exact); any other value: 400 INVALID_PARAMETER with `allowed`. metadata.exchange_rate tells the rate used. */
@@ -1578,6 +1649,7 @@ export interface operations {
            *             "provider": "provider_a",
            *             "region_code": "ap-northeast",
            *             "region_name": "Tokyo",
+           *             "provider_region_id": "ap-northeast",
            *             "city": "tokyo",
            *             "country_code": "JP",
            *             "instances": 30,
@@ -1587,6 +1659,7 @@ export interface operations {
            *             "provider": "provider_b",
            *             "region_code": "nrt",
            *             "region_name": "Tokyo",
+           *             "provider_region_id": "nrt",
            *             "city": "tokyo",
            *             "country_code": "JP",
            *             "instances": 17,
@@ -1637,6 +1710,8 @@ export interface operations {
                 region_code: string;
                 /** @description The region table’s name (D34). */
                 region_name: string;
+                /** @description Extension: the provider's own id of the region, where our code (section 4.5, D34) differs from the vendor's: Linode's Osaka is `jp-osa` and its Singapore `ap-south`. Equal to region_code where they agree. */
+                provider_region_id: string;
                 /** @enum {string} */
                 city: 'tokyo' | 'seoul' | 'osaka' | 'singapore' | 'hong-kong';
                 country_code: string;
@@ -1790,7 +1865,8 @@ export interface operations {
            *             "region_code": "ap-northeast",
            *             "region_name": "Tokyo",
            *             "country_code": "JP",
-           *             "city": "tokyo"
+           *             "city": "tokyo",
+           *             "provider_region_id": "ap-northeast"
            *           },
            *           "pricing": {
            *             "hourly_price": 0.036,
@@ -1800,7 +1876,16 @@ export interface operations {
            *             "observed_at": "2026-11-23T06:00:04.512Z",
            *             "monthly_price_per_vcpu": 12,
            *             "monthly_price_per_gb": 6
-           *           }
+           *           },
+           *           "cpu": {
+           *             "architecture": null,
+           *             "manufacturer": null,
+           *             "model": null,
+           *             "allocation": "shared"
+           *           },
+           *           "gpu_memory_gb": null,
+           *           "storage_type": null,
+           *           "benchmark": null
            *         },
            *         "history": [
            *           {
@@ -2339,6 +2424,13 @@ export interface operations {
                     unusable_price?: number;
                   };
                 };
+                /** @description Extension: what this sync read, for a provider it fetched and applied. `snapshot`: a recorded snapshot (PROVIDER_<X>_URL is a file:// directory, the bundled one by default) was replayed, so no live price was fetched and observed_at is when its figures were recorded upstream; `live`: the provider's API, observed_at is the fetch. Absent when the sync failed or the answer is a run another replica finished (D24). */
+                data_source?: {
+                  /** @enum {string} */
+                  kind: 'snapshot' | 'live';
+                  /** Format: date-time */
+                  observed_at: string;
+                };
               }[];
               summary: {
                 total_providers: number;
@@ -2532,6 +2624,15 @@ export interface operations {
           scale: 'small' | 'medium' | 'large';
           /** @description Monthly budget in `currency` (USD by default), cut to the millionth; compared with the monthly price as shown in that currency. */
           budget_max?: number;
+          /** @description Extension (D62): only records whose cpu.architecture is one of these; a record whose architecture is not recorded never matches. Empty, or an unknown entry: 400 INVALID_PARAMETER with `allowed`. */
+          arch?: ('x86_64' | 'arm64')[];
+          /** @description Extension (D62): only records whose cpu.allocation is one of these; a record whose allocation is not recorded never matches. Empty, or an unknown entry: 400 INVALID_PARAMETER with `allowed`. */
+          cpu_allocation?: ('dedicated' | 'shared' | 'burstable')[];
+          /**
+           * @description Extension (D67): `fit` (default; D28 and D58, unchanged), `price` (records meeting the memory and vCPU suggestion and the budget first, cheapest first, then the rest by D58) or `performance_per_price` (as `price`, ordered by benchmark.coremark_per_usd_month descending, records without a score after those with one). One record per provider and instance type either way.
+           * @enum {string}
+           */
+          rank_by?: 'fit' | 'price' | 'performance_per_price';
           /**
            * @description Extension (D43): prices and budget_max in this currency (USD, EUR or any currency of the ECB reference rates); otherwise 400 INVALID_PARAMETER with `allowed`.
            * @default USD
@@ -2627,7 +2728,17 @@ export interface operations {
            *             "instance_id": "g6-standard-2",
            *             "region_code": "ap-northeast"
            *           }
-           *         ]
+           *         ],
+           *         "summary": {
+           *           "candidates": 214,
+           *           "within_budget": 37,
+           *           "cheapest_meeting_requirements": {
+           *             "provider": "provider_a",
+           *             "instance": "Linode 4GB",
+           *             "region": "Tokyo",
+           *             "monthly": 24
+           *           }
+           *         }
            *       },
            *       "meta": {
            *         "query_time_ms": 4
@@ -2700,6 +2811,21 @@ export interface operations {
                 /** @description Extension: the region code of the record. */
                 region_code: string;
               }[];
+              /** @description Extension (D67): what the candidates are, whatever the order. */
+              summary: {
+                /** @description Records passing the filters and the memory floor (D28), over budget included. */
+                candidates: number;
+                /** @description Of those, within budget_max (all of them without a budget). */
+                within_budget: number;
+                /** @description The cheapest record meeting the memory and vCPU suggestion and the budget; null when none does (nothing fits the budget). */
+                cheapest_meeting_requirements: {
+                  provider: string;
+                  instance: string;
+                  region: string;
+                  /** @description Monthly price in `currency`. */
+                  monthly: number;
+                } | null;
+              };
             };
             meta: {
               query_time_ms: number;

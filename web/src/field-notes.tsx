@@ -28,6 +28,12 @@ export function cellNote(r: InstanceRecord, field: NotedField): CellNote | undef
       reason: `${r.provider.display_name} does not publish this figure; the API's 0 is a placeholder.`,
     };
   }
+  if (note === 'not_recorded') {
+    return {
+      text: 'not recorded',
+      reason: `The recording of ${r.provider.display_name}'s catalogue these figures come from holds no such figure; the API's 0 is a placeholder.`,
+    };
+  }
   if (field === 'storage_gb') {
     return {
       text: blockStorageText(r.provider.name),

@@ -31,6 +31,13 @@ export function KeyPrompt({
         Every request this page makes sends the key as <code>X-API-Key</code>. A server that
         generated its own key printed it, and a link to this page with it, when it first started.
       </p>
+      <p class="small" id="key-storage">
+        Where this page keeps it: in this tab&apos;s session storage, forgotten when you close the
+        tab; tabs you open from this page while it is open get it from this tab. Tick &quot;Remember
+        on this device&quot; to keep it in this browser&apos;s local storage until you press
+        &quot;Change key&quot;. A key from a <code>#key=</code> link is kept for the tab only, but
+        the link itself stays in the browser&apos;s history.
+      </p>
       <form
         onSubmit={(event) => {
           event.preventDefault();

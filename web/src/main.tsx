@@ -2,14 +2,14 @@
 import { render } from 'preact';
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { onUnauthorized } from './api';
-import { CopyLink } from './components';
-import { clearKey, getKey, takeKeyFromFragment } from './key';
+import { CopyLink, Status } from './components';
+import { clearKey, getKey, keyFromOtherTab, takeKeyFromFragment } from './key';
 import { KeyPrompt } from './key-prompt';
 import { followLink, hrefFor, useParams } from './url-state';
 import { InstancesView } from './views/instances';
 import { lazyView } from './lazy-view';
 import { StaleNotice } from './freshness';
-import type { HealthReport } from './model';
+import { knownCurrency, type HealthReport } from './model';
 import { placesAnswer, usePlaces } from './places';
 import { HealthContext } from './provenance';
 import { useApi } from './use-api';
@@ -33,7 +33,55 @@ function sharedFilters(params: URLSearchParams, from: string, to: string) {
   if (!places.includes(from) || !places.includes(to)) return {};
   // Recommend takes places (`city`, sent as `cities`), not the catalogue filters.
   const names = from === 'recommend' || to === 'recommend' ? ['city'] : SHARED_FILTERS;
-  return Object.fromEntries(names.map((name) => [name, params.get(name) ?? undefined] as const));
+  const carried = Object.fromEntries(
+    names.map((name) => [name, params.get(name) ?? undefined] as const),
+  );
+  // Regions compares cities: one city is no comparison (every row would be its own cheapest,
+  // spread 0%), so a single city chosen elsewhere is not carried there; two or more are.
+  if (to === 'regions' && carried['city'] !== undefined && !carried['city'].includes(',')) {
+    delete carried['city'];
+  }
+  return carried;
+}
+
+/** Each view's last query in this tab, so the menu brings a view back as it was left. */
+const LAST_VIEWS = 'cloudprice.lastViews';
+
+function lastViews(): Record<string, string> {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(LAST_VIEWS) ?? '{}');
+    return typeof stored === 'object' && stored !== null ? (stored as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberView(view: string, params: URLSearchParams): void {
+  const views = lastViews();
+  const kept = new URLSearchParams(params);
+  kept.delete('view');
+  views[view] = kept.toString();
+  try {
+    sessionStorage.setItem(LAST_VIEWS, JSON.stringify(views));
+  } catch {
+    // Storage full or refused: the menu then opens views fresh, as before.
+  }
+}
+
+/**
+ * The menu's link to view `to` from `from`: `to` as this tab last left it, then the filters
+ * the two views share as they are now, and the currency, which follows the user everywhere.
+ */
+function menuHref(params: URLSearchParams, from: string, to: string): string {
+  const last = from === to ? {} : Object.fromEntries(new URLSearchParams(lastViews()[to] ?? ''));
+  return hrefFor({
+    ...last,
+    ...sharedFilters(params, from, to),
+    view: to === 'instances' ? undefined : to,
+    // Compare opens on the rows selected in Instances.
+    ids: to === 'compare' ? (params.get('ids') ?? params.get('sel') ?? last['ids']) : last['ids'],
+    currency: params.get('currency') ?? undefined,
+  });
 }
 
 interface ViewDef {
@@ -57,6 +105,15 @@ const VIEWS: readonly ViewDef[] = [
 function App({ keyFromLink }: { keyFromLink: boolean }) {
   const params = useParams();
   const [hasKey, setHasKey] = useState(getKey() !== undefined);
+  // A new tab without a key asks the page's other tabs before asking the person (key.ts).
+  const [asking, setAsking] = useState(!hasKey);
+  useEffect(() => {
+    if (!asking) return;
+    void keyFromOtherTab().then((key) => {
+      setAsking(false);
+      if (key !== undefined) setHasKey(true);
+    });
+  }, []);
   const [refused, setRefused] = useState<'link' | 'typed' | undefined>(undefined);
   const [fromLink, setFromLink] = useState(keyFromLink);
   const [generation, setGeneration] = useState(0);
@@ -74,8 +131,13 @@ function App({ keyFromLink }: { keyFromLink: boolean }) {
   );
   const view = VIEWS.find((v) => v.id === (params.get('view') ?? 'instances')) ?? VIEWS[0]!;
   useEffect(() => {
-    document.title = `${view.label} · cloudprice`;
+    // The instance page names its record in the title itself (instance-page.tsx).
+    if (view.id !== 'instance') document.title = `${view.label} · cloudprice`;
   }, [view]);
+  const search = params.toString();
+  useEffect(() => {
+    rememberView(view.id, new URLSearchParams(search));
+  }, [view, search]);
 
   return (
     <>
@@ -91,17 +153,7 @@ function App({ keyFromLink }: { keyFromLink: boolean }) {
             {VIEWS.filter((v) => v.hidden !== true).map((v) => (
               <li key={v.id}>
                 <a
-                  href={hrefFor({
-                    ...sharedFilters(params, view.id, v.id),
-                    view: v.id === 'instances' ? undefined : v.id,
-                    // Compare opens on the rows selected in Instances.
-                    ids:
-                      v.id === 'compare'
-                        ? (params.get('ids') ?? params.get('sel') ?? undefined)
-                        : undefined,
-                    // The currency follows the user from view to view.
-                    currency: params.get('currency') ?? undefined,
-                  })}
+                  href={menuHref(params, view.id, v.id)}
                   onClick={followLink}
                   aria-current={v.id === view.id ? 'page' : undefined}
                 >
@@ -129,8 +181,19 @@ function App({ keyFromLink }: { keyFromLink: boolean }) {
         )}
       </header>
       <main id="main" tabIndex={-1}>
+        {hasKey &&
+          params.get('currency') !== null &&
+          knownCurrency(params.get('currency')) === undefined && (
+            <p class="note" role="status">
+              The link asks for prices in “{params.get('currency')!.slice(0, 12)}”, a currency this
+              server does not convert to; prices are shown in USD. Pick another currency from the
+              Currency menu.
+            </p>
+          )}
         {hasKey ? (
           <Checked key={generation}>{view.render(params)}</Checked>
+        ) : asking ? (
+          <Status loading>Loading…</Status>
         ) : (
           <KeyPrompt
             refused={refused}

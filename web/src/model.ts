@@ -121,6 +121,11 @@ export const CURRENCY_NAMES: Readonly<Record<(typeof CURRENCIES)[number], string
   TRY: 'Turkish Lira',
   ZAR: 'South African Rand',
 };
+/** The URL's currency when the API converts to it (CURRENCIES), else undefined. */
+export function knownCurrency(value: string | null): string | undefined {
+  return (CURRENCIES as readonly string[]).includes(value ?? '') ? value! : undefined;
+}
+
 export function currencyLabel(code: string): string {
   return `${code} · ${(CURRENCY_NAMES as Readonly<Record<string, string>>)[code] ?? code}`;
 }

@@ -6,6 +6,7 @@
 // below reads them (usePlaces in main.tsx).
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { apiJson } from './api';
+import { useRecovery } from './use-api';
 import type { RegionsData } from './model';
 
 export type ProviderInfo = RegionsData['providers'][number];
@@ -62,7 +63,11 @@ export function cityName(slug: string): string {
 /** `Tokyo (nrt)`: a region code with the city it is in. */
 export function regionLabel(code: string): string {
   const region = current?.regions.find((r) => r.region_code === code);
-  return region === undefined ? code : `${cityName(region.city)} (${code})`;
+  if (region === undefined) return code;
+  const own = region.provider_region_id;
+  return own === code
+    ? `${cityName(region.city)} (${code})`
+    : `${cityName(region.city)} (${code}; ${providerLabel(region.provider)}: ${own})`;
 }
 
 /**
@@ -71,6 +76,9 @@ export function regionLabel(code: string): string {
  */
 export function usePlaces(generation: number | undefined): void {
   const [, setVersion] = useState(0);
+  const [attempt, setAttempt] = useState(0);
+  // Asked again by itself while the server is away, so names come back with it.
+  useRecovery(failure, () => setAttempt((n) => n + 1));
   useLayoutEffect(() => {
     if (generation === undefined) return;
     let live = true;
@@ -91,5 +99,5 @@ export function usePlaces(generation: number | undefined): void {
     return () => {
       live = false;
     };
-  }, [generation]);
+  }, [generation, attempt]);
 }

@@ -127,3 +127,24 @@ export function ObservedText({
     </>
   );
 }
+
+/**
+ * True when the provider's figures infer, rather than record, that it sells types in this region
+ * (/health data_source.inferred_regions: the bundled Vultr snapshot's Osaka).
+ */
+export function isInferred(sources: Sources, provider: string, regionCode: string): boolean {
+  return sources[provider]?.inferred_regions?.includes(regionCode) === true;
+}
+
+export const INFERRED_REASON =
+  'Availability inferred, not recorded: the recording does not say this type is sold here (it is sold in the provider’s Tokyo and Seoul). Check before you buy.';
+
+/** The mark beside a region or price whose availability is inferred (never a bare "cheapest"). */
+export function InferredMark() {
+  return (
+    <span class="badge badge-inferred" title={INFERRED_REASON}>
+      availability inferred
+      <span class="visually-hidden"> ({INFERRED_REASON})</span>
+    </span>
+  );
+}

@@ -9,10 +9,11 @@
 //   - the record's API JSON, serialised once, as one string per record (a page is one join of
 //     them: strings live on the V8 heap, so a request allocates no off-heap Buffer, see ADR 0009;
 //     record-texts.ts),
-//   - filter columns in typed arrays (numbers, and small codes for provider/region/family),
-//   - for each of the 10 sort columns and both directions, the order (`perm`) and each
-//     position's place in it (`rank`): 2 x 10 x 2 x 4 bytes = 160 bytes a record, plus each
-//     column's sort keys in ascending order (10 x 8 = 80 bytes a record; sort-orders.ts),
+//   - filter columns in typed arrays (numbers, and small codes for provider/region/family and
+//     the D62 architecture and CPU allocation),
+//   - for each of the 12 sort columns and both directions, the order (`perm`) and each
+//     position's place in it (`rank`): 2 x 12 x 2 x 4 bytes = 192 bytes a record, plus each
+//     column's sort keys in ascending order (12 x 8 = 96 bytes a record; sort-orders.ts),
 //   - posting lists for the equality filters (provider, region, family, has_gpu).
 // The columns, orders and posting lists, and the selection of a page off them, are in
 // record-selection.ts. Every part is built once, here, from the same rows in the same order,
@@ -115,12 +116,17 @@ export class CatalogIndex {
 
   /** Bytes held in the serialised records and the typed arrays (rows themselves excluded). */
   get arrayBytes(): number {
-    const { memoryMb, vcpu, monthlyMicros, storageGb, spec, specLeaders } =
+    const { memoryMb, vcpu, monthlyMicros, storageGb, spec, specLeaders, specSize } =
       this.byMonthlyPriceColumns;
-    const columnBytes = [memoryMb, vcpu, monthlyMicros, storageGb, spec, specLeaders].reduce(
-      (sum, column) => sum + column.byteLength,
-      0,
-    );
+    const columnBytes = [
+      memoryMb,
+      vcpu,
+      monthlyMicros,
+      storageGb,
+      spec,
+      specLeaders,
+      specSize,
+    ].reduce((sum, column) => sum + column.byteLength, 0);
     const fixed = this.#ids.byteLength + this.observationInstants.byteLength;
     return this.#texts.bytes + fixed + this.#selection.arrayBytes + columnBytes;
   }

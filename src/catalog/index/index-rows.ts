@@ -5,12 +5,17 @@
 // ~110 MB of heap on top of what the index keeps).
 import type { CatalogScan, CatalogSnapshot } from '../catalogues.js';
 import type { InstanceRow } from '../records.js';
+import { machineFactsKey, UNKNOWN_MACHINE_FACTS, type MachineFacts } from '../machine-facts.js';
 
 /**
  * Interns the strings of a row: the same provider, region or type name is stored once. Every
  * field written out (one object shape for every row, no spread): issue 9's 50,000-record build.
  */
-function internRow(row: InstanceRow, intern: (text: string) => string): InstanceRow {
+function internRow(
+  row: InstanceRow,
+  intern: (text: string) => string,
+  internFacts: (facts: MachineFacts) => MachineFacts,
+): InstanceRow {
   return Object.freeze({
     id: row.id,
     instanceId: intern(row.instanceId),
@@ -34,6 +39,7 @@ function internRow(row: InstanceRow, intern: (text: string) => string): Instance
     monthlyMicros: row.monthlyMicros,
     available: row.available,
     observedAt: row.observedAt,
+    facts: internFacts(row.facts),
   });
 }
 
@@ -42,6 +48,8 @@ export class IndexRows {
   readonly version: number;
   readonly lastSuccessfulSync: Date | null;
   readonly #strings = new Map<string, string>();
+  /** One facts object per distinct facts (a type's, shared by its regions). */
+  readonly #facts = new Map<string, MachineFacts>();
   readonly #rows: InstanceRow[] = [];
   #inIdOrder = true;
   #lastId = -Infinity;
@@ -76,10 +84,20 @@ export class IndexRows {
       strings.set(text, text);
       return text;
     };
+    const known = this.#facts;
+    const internFacts = (facts: MachineFacts): MachineFacts => {
+      if (facts === UNKNOWN_MACHINE_FACTS) return facts;
+      const key = machineFactsKey(facts);
+      const held = known.get(key);
+      if (held !== undefined) return held;
+      const frozen = Object.freeze({ ...facts });
+      known.set(key, frozen);
+      return frozen;
+    };
     for (const row of page) {
       if (row.id <= this.#lastId) this.#inIdOrder = false;
       this.#lastId = row.id;
-      this.#rows.push(internRow(row, intern));
+      this.#rows.push(internRow(row, intern, internFacts));
     }
     this.#addMs += performance.now() - started;
   }
@@ -95,6 +113,7 @@ export class IndexRows {
    */
   take(): readonly InstanceRow[] {
     this.#strings.clear();
+    this.#facts.clear();
     if (!this.#inIdOrder) this.#rows.sort((a, b) => a.id - b.id);
     return Object.freeze(this.#rows);
   }

@@ -16,6 +16,8 @@ export interface RecordColumns {
   readonly spec: Int32Array;
   /** The position of each spec's first record, ascending (entry k for spec k). */
   readonly specLeaders: Int32Array;
+  /** Records of each spec (entry k for spec k): /recommend's candidate count (D67) without a walk. */
+  readonly specSize: Int32Array;
 }
 
 type Columned = Pick<
@@ -37,6 +39,8 @@ export function recordColumns(records: readonly Columned[]): RecordColumns {
     }
     return id;
   });
+  const specSize = new Int32Array(leaders.length);
+  for (const id of spec) specSize[id]! += 1;
   return {
     memoryMb: column((r) => r.memoryMb),
     vcpu: column((r) => r.vcpu),
@@ -44,5 +48,6 @@ export function recordColumns(records: readonly Columned[]): RecordColumns {
     storageGb: column((r) => r.storageGb),
     spec,
     specLeaders: Int32Array.from(leaders),
+    specSize,
   };
 }

@@ -21,6 +21,7 @@ import type { InstanceFilter, SortColumn } from '../record-query.js';
 import type { InstanceRow } from '../records.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES } from '../model.js';
 import { foldAsciiCase } from '../text-search.js';
+import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../machine-facts.js';
 import {
   buildColumnOrders,
   lowerBound,
@@ -51,6 +52,25 @@ function finite(value: number, name: string): number {
   return value;
 }
 
+/** A fact's code: 0 for null (matches no filter), else 1 + its place in the vocabulary. */
+function factCode(value: string | null, vocabulary: readonly string[]): number {
+  return value === null ? 0 : 1 + vocabulary.indexOf(value);
+}
+
+/** The codes a list filter accepts, as a mask over fact codes (code 0, null, never set). */
+function factMask(
+  values: readonly string[] | undefined,
+  vocabulary: readonly string[],
+): Uint8Array | undefined {
+  if (values === undefined) return undefined;
+  const mask = new Uint8Array(vocabulary.length + 1);
+  for (const value of values) {
+    const code = factCode(value, vocabulary);
+    if (code > 0) mask[code] = 1;
+  }
+  return mask;
+}
+
 function postings(codes: Uint8Array | Uint16Array, count: number): Int32Array[] {
   const sizes = new Int32Array(count);
   for (const code of codes) sizes[code]! += 1;
@@ -74,6 +94,9 @@ export class RecordSelection {
   readonly #provider: Uint8Array;
   readonly #region: Uint16Array;
   readonly #family: Uint8Array;
+  /** D62 facts as codes (factCode): architecture and CPU allocation. */
+  readonly #architecture: Uint8Array;
+  readonly #allocation: Uint8Array;
   readonly #regionCodes: Map<string, number>;
 
   readonly #all: Int32Array;
@@ -96,6 +119,12 @@ export class RecordSelection {
     this.#gpu = Float64Array.from(rows, (row) => row.gpuCount);
     this.#provider = Uint8Array.from(rows, (row) => PROVIDER_NAMES.indexOf(row.providerName));
     this.#family = Uint8Array.from(rows, (row) => INSTANCE_FAMILIES.indexOf(row.family));
+    this.#architecture = Uint8Array.from(rows, (row) =>
+      factCode(row.facts.cpuArchitecture, CPU_ARCHITECTURES),
+    );
+    this.#allocation = Uint8Array.from(rows, (row) =>
+      factCode(row.facts.cpuAllocation, CPU_ALLOCATIONS),
+    );
     this.#regionCodes = new Map();
     for (const row of rows) {
       if (!this.#regionCodes.has(row.regionCode)) {
@@ -144,6 +173,7 @@ export class RecordSelection {
       bytes += column.byteLength;
     }
     bytes += this.#provider.byteLength + this.#region.byteLength + this.#family.byteLength;
+    bytes += this.#architecture.byteLength + this.#allocation.byteLength;
     bytes += this.#all.byteLength * 3 + this.#scratchRanks.byteLength;
     for (const orders of this.#orders.values()) {
       bytes += orders.ascKeys.byteLength;
@@ -192,6 +222,12 @@ export class RecordSelection {
     const searchable = text === undefined ? undefined : this.#searchable();
     if (filter.family !== undefined && family < 0) return EMPTY_SELECTION;
     const gpu = filter.hasGpu === undefined ? 0 : filter.hasGpu ? 1 : 2;
+    // D62: any of the listed facts; a null fact (code 0) matches no filter on it.
+    const architectureMask = factMask(filter.architectures, CPU_ARCHITECTURES);
+    const allocationMask = factMask(filter.allocations, CPU_ALLOCATIONS);
+    if (architectureMask?.includes(1) === false || allocationMask?.includes(1) === false) {
+      return EMPTY_SELECTION;
+    }
 
     // The smallest set of positions that holds every match, and which condition it is: when
     // that is the only condition, every position of the driver matches.
@@ -227,7 +263,9 @@ export class RecordSelection {
       Number(regionMask !== undefined) +
       Number(searchable !== undefined) +
       Number(family >= 0) +
-      Number(gpu !== 0);
+      Number(gpu !== 0) +
+      Number(architectureMask !== undefined) +
+      Number(allocationMask !== undefined);
     const driverExact = conditions === 0 || (conditions === 1 && driverCondition !== 'none');
 
     const vcpu = this.#vcpu;
@@ -237,6 +275,8 @@ export class RecordSelection {
     const providers = this.#provider;
     const regions = this.#region;
     const families = this.#family;
+    const architectures = this.#architecture;
+    const allocations = this.#allocation;
     const matches = (p: number): boolean => {
       const v = vcpu[p]!;
       const m = memory[p]!;
@@ -248,6 +288,8 @@ export class RecordSelection {
       if (searchable !== undefined && !searchable[p]!.includes(text!)) return false;
       if (family >= 0 && families[p] !== family) return false;
       if (gpu !== 0 && (gpu === 1) !== gpus[p]! > 0) return false;
+      if (architectureMask !== undefined && architectureMask[architectures[p]!] === 0) return false;
+      if (allocationMask !== undefined && allocationMask[allocations[p]!] === 0) return false;
       return true;
     };
 

@@ -15,6 +15,8 @@ export const SORT_COLUMNS: readonly SortColumn[] = [
   'region',
   'price_per_vcpu',
   'price_per_gb',
+  'coremark',
+  'coremark_per_price',
 ];
 
 export interface SortOrder {
@@ -81,6 +83,14 @@ function numericKey(column: SortColumn): (row: InstanceRow) => number {
       return (row) => (row.vcpu === 0 ? NaN : row.monthlyMicros / row.vcpu);
     case 'price_per_gb':
       return (row) => (row.memoryMb === 0 ? NaN : row.monthlyMicros / row.memoryMb);
+    // D63: no score (or a free record's ratio) is no value: last in both directions.
+    case 'coremark':
+      return (row) => row.facts.coremark?.score ?? NaN;
+    case 'coremark_per_price':
+      return (row) => {
+        const score = row.facts.coremark?.score;
+        return score === undefined || row.monthlyMicros === 0 ? NaN : score / row.monthlyMicros;
+      };
     default:
       throw new Error(`no numeric key for ${column}`);
   }

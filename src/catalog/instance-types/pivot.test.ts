@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { moneyView } from '../../fx/convert.js';
 import type { InstanceRow } from '../records.js';
+import { UNKNOWN_MACHINE_FACTS } from '../machine-facts.js';
 import { toInstanceRecord } from '../instance-json.js';
 import { ASIAN_REGIONS, REGION_CODES } from '../model.js';
 import { toInstanceTypeJson } from './instance-type-json.js';
@@ -56,6 +57,7 @@ function row(
     monthlyMicros: monthly,
     available: 1,
     observedAt: 0,
+    facts: UNKNOWN_MACHINE_FACTS,
   };
 }
 

@@ -33,6 +33,7 @@ export const INSTANCE_RECORD_EXAMPLE: Static<typeof InstanceRecord> = {
     region_name: 'Tokyo',
     country_code: 'JP',
     city: 'tokyo',
+    provider_region_id: 'ap-northeast',
   },
   pricing: {
     hourly_price: 0.036,
@@ -43,6 +44,10 @@ export const INSTANCE_RECORD_EXAMPLE: Static<typeof InstanceRecord> = {
     monthly_price_per_vcpu: 12,
     monthly_price_per_gb: 6,
   },
+  cpu: { architecture: null, manufacturer: null, model: null, allocation: 'shared' },
+  gpu_memory_gb: null,
+  storage_type: null,
+  benchmark: null,
 };
 
 export const INSTANCES_RESPONSE_EXAMPLE: Static<typeof InstancesResponse> = {
@@ -233,6 +238,16 @@ export const RECOMMEND_RESPONSE_EXAMPLE: Static<typeof RecommendResponse> = {
         region_code: 'ap-northeast',
       },
     ],
+    summary: {
+      candidates: 214,
+      within_budget: 37,
+      cheapest_meeting_requirements: {
+        provider: FIRST_PROVIDER.name,
+        instance: 'Linode 4GB',
+        region: 'Tokyo',
+        monthly: 24,
+      },
+    },
   },
   meta: { query_time_ms: 4 },
 };

@@ -85,6 +85,13 @@ export const HealthResponse = Type.Object({
                 description:
                   'Extension (D57): age_days > DATA_STALE_DAYS (default 90). Informational: the provider status keeps the D32 rules (a fresh sync of old figures is healthy and stale).',
               }),
+              inferred_regions: Type.Optional(
+                Type.Array(Type.String(), {
+                  description:
+                    'Extension: our region codes whose availability these figures infer rather than record (present only when there are some). The bundled Vultr snapshot infers which plans Osaka (`itm`) sells from the plans recorded in both Tokyo and Seoul: a record there may not be sold.',
+                  examples: [['itm']],
+                }),
+              ),
             }),
             Type.Null(),
           ],
@@ -218,6 +225,18 @@ export const ProviderSyncResult = Type.Object({
       {
         description:
           "Extension: upstream records this sync skipped because they failed validation (count = the sum of reasons). Present whenever the provider's catalogue was read, also when its sync then failed. A skipped region record never removes that region's records: they are kept as they were.",
+      },
+    ),
+  ),
+  data_source: Type.Optional(
+    Type.Object(
+      {
+        kind: StringEnum(['snapshot', 'live'] as const),
+        observed_at: Type.String({ format: 'date-time' }),
+      },
+      {
+        description:
+          "Extension: what this sync read, for a provider it fetched and applied. `snapshot`: a recorded snapshot (PROVIDER_<X>_URL is a file:// directory, the bundled one by default) was replayed, so no live price was fetched and observed_at is when its figures were recorded upstream; `live`: the provider's API, observed_at is the fetch. Absent when the sync failed or the answer is a run another replica finished (D24).",
       },
     ),
   ),

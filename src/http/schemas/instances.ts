@@ -13,6 +13,60 @@ import {
   REGION_CODES,
 } from '../../catalog/model.js';
 import { InstalledEnum, StringEnum } from './common.js';
+import { CPU_ALLOCATIONS, CPU_ARCHITECTURES, STORAGE_TYPES } from '../../catalog/machine-facts.js';
+
+const nullable = <T extends TSchema>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+/** D62's `cpu` object of a record. */
+export const CpuFacts = Type.Object(
+  {
+    architecture: nullable(
+      StringEnum(CPU_ARCHITECTURES),
+      'x86_64 or arm64; null when not recorded. Filter: `arch`.',
+    ),
+    manufacturer: nullable(
+      Type.String(),
+      'CPU maker as recorded (Intel, AMD, AWS...); null when not recorded.',
+    ),
+    model: nullable(
+      Type.String(),
+      'CPU family and model as recorded (e.g. "Xeon 8488C", "ARMv8 Neoverse-N1"); null when not recorded.',
+    ),
+    allocation: nullable(
+      StringEnum(CPU_ALLOCATIONS),
+      "dedicated (cores of its own), shared (cores shared with other guests, no credit scheme) or burstable (a baseline share with bursts on credits: sustained load is throttled or billed beyond the baseline); from the provider's recording or its published plan class; null when not recorded. Filter: `cpu_allocation`.",
+    ),
+  },
+  {
+    description:
+      "Extension (D62): the type's CPU. Every value comes from a recorded source or the vendor's published plan class (docs/api.md names each provider's rule); null is unknown, never a guess.",
+  },
+);
+
+/** D63's `benchmark` of a record. */
+export const BenchmarkFacts = Type.Union(
+  [
+    Type.Object({
+      coremark: Type.Number({
+        description:
+          'CoreMark iterations per second, multi-threaded over all vCPUs, as recorded for the type (rounded to a whole number).',
+        examples: [97652],
+      }),
+      coremark_per_usd_month: Type.Union([Type.Number(), Type.Null()], {
+        description:
+          "coremark / this record's monthly price in USD, 2 decimals (whatever `currency` shows); null for a free record. Sort: `sort_by=coremark_per_price`.",
+      }),
+      ran_at: Type.String({ format: 'date-time', description: 'When the benchmark ran.' }),
+      source: Type.String({ description: 'Where the figure was recorded.' }),
+    }),
+    Type.Null(),
+  ],
+  {
+    description:
+      'Extension (D63): a recorded CoreMark score of the type, indicative only (one run on one machine of the type); null when none is recorded (every provider but AWS today).',
+  },
+);
 
 /** Every registered provider's cases of `note`, each after its provider's name, by case. */
 function fieldNoteCases(note: FieldNote, separator: string): string {
@@ -42,7 +96,7 @@ export const InstanceRecord = Type.Object(
     }),
     network_speed_gbps: Type.Number({
       description:
-        'Network speed in Gbps. 0 with field_notes.network_speed_gbps `not_published`: the provider publishes no figure (0 is a placeholder, not a speed).',
+        'Network speed in Gbps. 0 with field_notes.network_speed_gbps `not_published` (the provider publishes no figure) or `not_recorded` (the recording the record comes from holds none): 0 is then a placeholder, not a speed.',
     }),
     gpu_count: Type.Integer(),
     gpu_type: Type.Union([Type.String(), Type.Null()]),
@@ -58,6 +112,8 @@ export const InstanceRecord = Type.Object(
           fieldNoteCases('not_included', ', ') +
           '). `not_published`: the upstream publishes no figure and the number shown is a placeholder 0 (' +
           fieldNoteCases('not_published', '; ') +
+          '). `not_recorded`: the upstream publishes the figure, but the recording the record comes from holds none, and the number shown is a placeholder 0 (' +
+          fieldNoteCases('not_recorded', '; ') +
           '). The numbers themselves are unchanged.',
         examples: [{}, { storage_gb: 'not_included', transfer_tb: 'not_included' }],
       },
@@ -75,6 +131,11 @@ export const InstanceRecord = Type.Object(
       city: StringEnum(CITY_SLUGS, {
         description:
           'Extension (D56): the city of the region, as a slug (GET /regions gives their names).',
+      }),
+      provider_region_id: Type.String({
+        description:
+          "Extension: the provider's own id of the region, where our code (section 4.5, D34) differs from the vendor's: Linode's Osaka is `jp-osa` and its Singapore `ap-south`. Equal to region_code where they agree.",
+        examples: ['jp-osa'],
       }),
     }),
     pricing: Type.Object({
@@ -105,6 +166,16 @@ export const InstanceRecord = Type.Object(
         description: `Extension (D37): when this price was observed upstream. For the bundled snapshots, the date the figures were recorded (e.g. 2024-02-21T08:20:21.000Z for ${THIRD_PROVIDER.name}); after a live sync, when it fetched them.`,
       }),
     }),
+    cpu: CpuFacts,
+    gpu_memory_gb: nullable(
+      Type.Number(),
+      'Extension (D62): total GPU memory in GiB as recorded; null without a GPU or when not recorded.',
+    ),
+    storage_type: nullable(
+      StringEnum(STORAGE_TYPES),
+      'Extension (D62): kind of the local storage (nvme_ssd, ssd, hdd); null without local storage or when not recorded.',
+    ),
+    benchmark: BenchmarkFacts,
   },
   { $id: 'InstanceRecord' },
 );
@@ -144,6 +215,14 @@ const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = 
       'Extension (D54): instance_id or instance_name contains this text, ignoring the case of ASCII letters. 1 to 64 characters, no control characters. Echoed in filters_applied as it runs (ASCII letters lower-cased).',
     examples: ['t3.', 'linode 8gb'],
   }),
+  arch: Type.String({
+    description: `Extension (D62): only records whose cpu.architecture is this, or any of a comma-separated list: ${CPU_ARCHITECTURES.join(', ')}. A record whose architecture is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with \`allowed\`.`,
+    examples: ['arm64', 'x86_64,arm64'],
+  }),
+  cpu_allocation: Type.String({
+    description: `Extension (D62): only records whose cpu.allocation is this, or any of a comma-separated list: ${CPU_ALLOCATIONS.join(', ')}. A record whose allocation is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with \`allowed\`.`,
+    examples: ['dedicated', 'dedicated,shared'],
+  }),
 };
 
 /** Every query parameter is optional (spec 4.2). */
@@ -151,7 +230,7 @@ const queryParameters = {
   ...(filterDescriptions as Record<string, TSchema>),
   sort_by: Enum(
     SORT_FIELDS,
-    'Sort field. Default monthly price. price and monthly_price sort by monthly price, memory_gb by memory, provider by provider name, region by region code, instance_name by code point, price_per_vcpu and price_per_gb (extension, D45) by the exact monthly price per vCPU and per memory GiB. Ties always break by id ascending.',
+    'Sort field. Default monthly price. price and monthly_price sort by monthly price, memory_gb by memory, provider by provider name, region by region code, instance_name by code point, price_per_vcpu and price_per_gb (extension, D45) by the exact monthly price per vCPU and per memory GiB, coremark and coremark_per_price (extension, D63) by benchmark.coremark and by that score per USD of monthly price (records without a score come last in either order). Ties always break by id ascending.',
   ),
   order: Enum(['asc', 'desc'], 'Default asc; applies to the default sort too.'),
   currency: Type.String({

@@ -1,5 +1,7 @@
 // The registry installs the providers these schemas list (read when this module loads).
 import '../../providers/registry.js';
+import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../../catalog/machine-facts.js';
+import { RANK_BY } from '../../recommend/rank.js';
 import { Type } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
 import { SCORING_DESCRIPTION } from '../../recommend/scoring-description.js';
@@ -20,6 +22,26 @@ export const RecommendRequestSchema = Type.Object({
       maximum: 1_000_000_000,
       description:
         'Monthly budget in `currency` (USD by default), cut to the millionth; compared with the monthly price as shown in that currency.',
+    }),
+  ),
+  arch: Type.Optional(
+    Type.Array(StringEnum(CPU_ARCHITECTURES), {
+      minItems: 1,
+      description:
+        'Extension (D62): only records whose cpu.architecture is one of these; a record whose architecture is not recorded never matches. Empty, or an unknown entry: 400 INVALID_PARAMETER with `allowed`.',
+    }),
+  ),
+  cpu_allocation: Type.Optional(
+    Type.Array(StringEnum(CPU_ALLOCATIONS), {
+      minItems: 1,
+      description:
+        'Extension (D62): only records whose cpu.allocation is one of these; a record whose allocation is not recorded never matches. Empty, or an unknown entry: 400 INVALID_PARAMETER with `allowed`.',
+    }),
+  ),
+  rank_by: Type.Optional(
+    StringEnum(RANK_BY, {
+      description:
+        'Extension (D67): `fit` (default; D28 and D58, unchanged), `price` (records meeting the memory and vCPU suggestion and the budget first, cheapest first, then the rest by D58) or `performance_per_price` (as `price`, ordered by benchmark.coremark_per_usd_month descending, records without a score after those with one). One record per provider and instance type either way.',
     }),
   ),
   currency: Type.Optional(
@@ -111,6 +133,33 @@ export const RecommendResponse = Type.Object({
         region_code: Type.String({ description: 'Extension: the region code of the record.' }),
       }),
       { description: SCORING_DESCRIPTION },
+    ),
+    summary: Type.Object(
+      {
+        candidates: Type.Integer({
+          description:
+            'Records passing the filters and the memory floor (D28), over budget included.',
+        }),
+        within_budget: Type.Integer({
+          description: 'Of those, within budget_max (all of them without a budget).',
+        }),
+        cheapest_meeting_requirements: Type.Union(
+          [
+            Type.Object({
+              provider: Type.String(),
+              instance: Type.String(),
+              region: Type.String(),
+              monthly: Type.Number({ description: 'Monthly price in `currency`.' }),
+            }),
+            Type.Null(),
+          ],
+          {
+            description:
+              'The cheapest record meeting the memory and vCPU suggestion and the budget; null when none does (nothing fits the budget).',
+          },
+        ),
+      },
+      { description: 'Extension (D67): what the candidates are, whatever the order.' },
     ),
   }),
   meta: Type.Object({

@@ -11,6 +11,10 @@ const Region = Type.Object({
   provider: InstalledEnum(PROVIDER_NAMES),
   region_code: Type.String(),
   region_name: Type.String({ description: 'The region table’s name (D34).' }),
+  provider_region_id: Type.String({
+    description:
+      "Extension: the provider's own id of the region, where our code (section 4.5, D34) differs from the vendor's: Linode's Osaka is `jp-osa` and its Singapore `ap-south`. Equal to region_code where they agree.",
+  }),
   city: StringEnum(CITY_SLUGS),
   country_code: Type.String(),
   instances: Type.Integer({
@@ -72,6 +76,7 @@ export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
         provider: FIRST_PROVIDER.name,
         region_code: 'ap-northeast',
         region_name: 'Tokyo',
+        provider_region_id: 'ap-northeast',
         city: 'tokyo',
         country_code: 'JP',
         instances: 30,
@@ -81,6 +86,7 @@ export const REGIONS_RESPONSE_EXAMPLE: Static<typeof RegionsResponse> = {
         provider: SECOND_PROVIDER.name,
         region_code: 'nrt',
         region_name: 'Tokyo',
+        provider_region_id: 'nrt',
         city: 'tokyo',
         country_code: 'JP',
         instances: 17,

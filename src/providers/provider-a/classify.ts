@@ -1,6 +1,11 @@
 // How a Linode type becomes one of our instance families (D35), which GPU it carries, and which
 // region capabilities it needs before we list it in a region.
 import type { InstanceFamily } from '../../catalog/model.js';
+import {
+  UNKNOWN_MACHINE_FACTS,
+  type CpuAllocation,
+  type MachineFacts,
+} from '../../catalog/machine-facts.js';
 import { UNKNOWN_GPU_TYPE } from '../upstream-values.js';
 
 /**
@@ -81,4 +86,32 @@ export function requiredCapabilities(typeClass: string, gpus: number): readonly 
   if (typeClass === 'gpu' || gpus > 0) needed.push(CAPABILITY_GPU);
   if (typeClass === 'premium') needed.push(CAPABILITY_PREMIUM);
   return needed;
+}
+
+/**
+ * D62: CPU allocation by Linode's published plan class. Dedicated CPU, Premium and GPU plans
+ * have dedicated cores; Shared CPU (nanode, standard) and High Memory plans share them.
+ * Accelerated (VPU) plans and any other class: not published as either, so null. Linode's
+ * type records name no CPU, GPU memory or disk kind: those facts are null.
+ */
+const CLASS_ALLOCATION: ReadonlyMap<string, CpuAllocation> = new Map([
+  ['nanode', 'shared'],
+  ['standard', 'shared'],
+  ['highmem', 'shared'],
+  ['dedicated', 'dedicated'],
+  ['prodedicated', 'dedicated'],
+  ['premium', 'dedicated'],
+  ['gpu', 'dedicated'],
+]);
+
+const LINODE_FACTS: ReadonlyMap<string, MachineFacts> = new Map(
+  [...CLASS_ALLOCATION].map(([typeClass, allocation]) => [
+    typeClass,
+    Object.freeze({ ...UNKNOWN_MACHINE_FACTS, cpuAllocation: allocation }),
+  ]),
+);
+
+/** The machine facts of a Linode type of this class (one shared object per class). */
+export function linodeMachineFacts(typeClass: string): MachineFacts {
+  return LINODE_FACTS.get(typeClass) ?? UNKNOWN_MACHINE_FACTS;
 }

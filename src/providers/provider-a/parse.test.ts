@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { UNKNOWN_MACHINE_FACTS } from '../../catalog/machine-facts.js';
+import { linodeMachineFacts } from './classify.js';
 import type { InstanceOffer } from '../../catalog/offers.js';
 import { UpstreamError } from '../../sync/upstream/upstream-error.js';
 import { resolveRegionMap } from '../region-map.js';
@@ -77,10 +79,22 @@ describe('provider_a parse: the formats file example', () => {
       gpuCount: 0,
       gpuType: null,
       family: 'general',
+      // D62: Nanode is a Shared CPU plan; Linode records no CPU, GPU memory or disk kind.
+      facts: { ...UNKNOWN_MACHINE_FACTS, cpuAllocation: 'shared' },
       regionCode: 'ap-northeast',
       hourlyMicros: 7500,
       monthlyMicros: 5_000_000,
     });
+  });
+
+  it('D62: CPU allocation by plan class (dedicated and GPU plans dedicated)', () => {
+    expect(offer(catalog.offers, 'g1-gpu-rtx6000-1', 'ap-south').facts?.cpuAllocation).toBe(
+      'dedicated',
+    );
+    expect(linodeMachineFacts('dedicated').cpuAllocation).toBe('dedicated');
+    expect(linodeMachineFacts('premium').cpuAllocation).toBe('dedicated');
+    expect(linodeMachineFacts('highmem').cpuAllocation).toBe('shared');
+    expect(linodeMachineFacts('accelerated')).toBe(UNKNOWN_MACHINE_FACTS);
   });
 
   it('reads the GPU count from `gpus` and the model from the label', () => {

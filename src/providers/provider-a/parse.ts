@@ -2,7 +2,7 @@
 //
 // Units (upstream-formats.md 1.2): memory MB as is; storage GB = disk MB / 1024, rounded;
 // transfer TB = transfer GB / 1000 (decimal, as Cloud Manager shows it), 3 decimals; network Gbps
-// = network_out Mbps / 1000, 3 decimals (0, "not published", when a document lacks it). Prices: the `region_prices` entry whose id is the
+// = network_out Mbps / 1000, 3 decimals (0, noted "not_recorded", when a document lacks it). Prices: the `region_prices` entry whose id is the
 // region's upstream id when there is one, else the base `price`; hourly and monthly both come
 // from the upstream (monthly is Linode's monthly cap, not hourly x 730), as integer micros.
 //
@@ -22,7 +22,12 @@ import {
   SkipTally,
   validRecords,
 } from '../upstream-values.js';
-import { classifyLinodeType, linodeGpuType, requiredCapabilities } from './classify.js';
+import {
+  classifyLinodeType,
+  linodeGpuType,
+  linodeMachineFacts,
+  requiredCapabilities,
+} from './classify.js';
 import {
   checkLinodePage,
   checkLinodeRegion,
@@ -132,6 +137,7 @@ export function parseProviderACatalog(
         gpuCount: type.gpus,
         gpuType: linodeGpuType(type.id, type.label, type.gpus),
         family: classification.family,
+        facts: linodeMachineFacts(type.class),
         regionCode: region.regionCode,
         hourlyMicros: price[0],
         monthlyMicros: price[1],

@@ -9,11 +9,13 @@ export const providerA = Object.freeze<ProviderDefinition>({
   envKey: 'A',
   upstreamName: 'Linode API v4',
   regions: PROVIDER_A_REGIONS,
-  // network_speed_gbps is `network_out` / 1000, and 0 when the upstream leaves `network_out`
-  // out (the bundled 2024 recording does): not published.
+  // network_speed_gbps is `network_out` / 1000, and 0 when the document leaves `network_out`
+  // out: Linode's API states it for every type, the bundled 2024 recording does not.
   fieldNotes: (values) =>
-    values.networkSpeedGbps === 0 ? { network_speed_gbps: 'not_published' as const } : {},
-  fieldNoteCases: { not_published: ['network_speed_gbps when Linode leaves it out'] },
+    values.networkSpeedGbps === 0 ? { network_speed_gbps: 'not_recorded' as const } : {},
+  fieldNoteCases: {
+    not_recorded: ["network_speed_gbps when the recording leaves out Linode's network_out"],
+  },
   createAdapter: (client) => createProviderAAdapter({ client }),
   loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,
 });

@@ -40,7 +40,7 @@ describe('provider_a bundled snapshot', () => {
       catalog.offers.filter((o) => o.instanceId.startsWith('g7-premium')).map((o) => o.regionCode),
     );
     expect(premium).toEqual(new Set(['ap-south']));
-    // No network figure was recorded: "not published" (0), never a guess.
+    // No network figure was recorded: 0, noted "not_recorded", never a guess.
     expect(catalog.offers.every((o) => o.networkSpeedGbps === 0)).toBe(true);
   });
 

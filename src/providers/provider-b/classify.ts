@@ -1,6 +1,7 @@
 // How a Vultr plan becomes one of our instance families (D35), its GPU fields and its display
 // name (the upstream has no plan label, only an id such as `vc2-1c-1gb`).
 import type { InstanceFamily } from '../../catalog/model.js';
+import type { CpuAllocation, MachineFacts } from '../../catalog/machine-facts.js';
 import { UNKNOWN_GPU_TYPE } from '../upstream-values.js';
 import type { VultrPlan } from './schema.js';
 
@@ -8,6 +9,8 @@ interface PlanClass {
   readonly family: InstanceFamily;
   /** Start of the derived display name. */
   readonly label: string;
+  /** D62: the CPU allocation Vultr publishes for the product (null: not published). */
+  readonly allocation: CpuAllocation | null;
 }
 
 /**
@@ -31,15 +34,18 @@ interface PlanClass {
  * reports the product line rather than the sub-type.
  */
 const PLAN_CLASSES: ReadonlyMap<string, PlanClass> = new Map([
-  ['vc2', { family: 'general', label: 'Cloud Compute Regular' }],
-  ['vhf', { family: 'general', label: 'Cloud Compute High Frequency' }],
-  ['vhp', { family: 'general', label: 'Cloud Compute High Performance' }],
-  ['voc-g', { family: 'general', label: 'Optimized Cloud General Purpose' }],
-  ['voc-c', { family: 'compute', label: 'Optimized Cloud CPU' }],
-  ['voc-m', { family: 'memory', label: 'Optimized Cloud Memory' }],
-  ['voc-s', { family: 'storage', label: 'Optimized Cloud Storage' }],
-  ['vdc', { family: 'compute', label: 'Dedicated Cloud' }],
-  ['vcg', { family: 'gpu', label: 'Cloud GPU' }],
+  ['vc2', { family: 'general', label: 'Cloud Compute Regular', allocation: 'shared' }],
+  ['vhf', { family: 'general', label: 'Cloud Compute High Frequency', allocation: 'shared' }],
+  ['vhp', { family: 'general', label: 'Cloud Compute High Performance', allocation: 'shared' }],
+  [
+    'voc-g',
+    { family: 'general', label: 'Optimized Cloud General Purpose', allocation: 'dedicated' },
+  ],
+  ['voc-c', { family: 'compute', label: 'Optimized Cloud CPU', allocation: 'dedicated' }],
+  ['voc-m', { family: 'memory', label: 'Optimized Cloud Memory', allocation: 'dedicated' }],
+  ['voc-s', { family: 'storage', label: 'Optimized Cloud Storage', allocation: 'dedicated' }],
+  ['vdc', { family: 'compute', label: 'Dedicated Cloud', allocation: 'dedicated' }],
+  ['vcg', { family: 'gpu', label: 'Cloud GPU', allocation: null }],
 ]);
 
 /** Bare-metal types: not cloud instances, deliberately left out (not counted as skipped). */
@@ -56,6 +62,7 @@ export type VultrClassification =
       readonly family: InstanceFamily;
       readonly gpu: VultrGpu;
       readonly name: string;
+      readonly facts: MachineFacts;
     }
   | { readonly kind: 'excluded' }
   | { readonly kind: 'invalid' };
@@ -83,6 +90,28 @@ function vultrGpu(plan: VultrPlan): VultrGpu | null {
   const count = declaredCount ?? 1;
   if (count === 0) return null;
   return { count, type: gpuType === null ? UNKNOWN_GPU_TYPE : gpuType.replace(/_/g, ' ') };
+}
+
+/**
+ * D62 from the plan itself: the allocation of its product (Cloud Compute regular, high
+ * frequency and high performance share cores; Optimized Cloud Compute and Dedicated Cloud have
+ * dedicated ones; Cloud GPU is not published as either), the CPU maker its id names (`-amd`,
+ * `-intel`: both x86_64 makers, so the architecture follows) and the GPU memory the plan
+ * records (`gpu_vram_gb`). Vultr publishes no CPU model or disk kind per plan: null.
+ */
+function vultrFacts(plan: VultrPlan, known: PlanClass): MachineFacts {
+  const vendor = /-(amd|intel)(?:-|$)/.exec(plan.id)?.[1];
+  const manufacturer = vendor === undefined ? null : vendor === 'amd' ? 'AMD' : 'Intel';
+  const vram = plan.gpu_vram_gb ?? null;
+  return {
+    cpuArchitecture: manufacturer === null ? null : 'x86_64',
+    cpuManufacturer: manufacturer,
+    cpuModel: null,
+    cpuAllocation: known.allocation,
+    gpuMemoryGb: vram !== null && vram > 0 ? vram : null,
+    storageType: null,
+    coremark: null,
+  };
 }
 
 /** "512 MB", "1 GB", "1.5 GB", "120 GB". */
@@ -115,5 +144,6 @@ export function classifyVultrPlan(plan: VultrPlan): VultrClassification {
     family: gpu.count > 0 ? 'gpu' : known.family,
     gpu,
     name: displayName(plan, known.label, gpu),
+    facts: vultrFacts(plan, known),
   };
 }

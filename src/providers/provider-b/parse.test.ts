@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { UNKNOWN_MACHINE_FACTS } from '../../catalog/machine-facts.js';
 import type { InstanceOffer } from '../../catalog/offers.js';
 import { UpstreamError } from '../../sync/upstream/upstream-error.js';
 import { resolveRegionMap } from '../region-map.js';
@@ -87,6 +88,8 @@ describe('provider_b parse: the formats file example', () => {
       gpuCount: 0,
       gpuType: null,
       family: 'general',
+      // D62: Cloud Compute Regular shares cores; its id names no CPU maker.
+      facts: { ...UNKNOWN_MACHINE_FACTS, cpuAllocation: 'shared' },
       regionCode: 'icn',
       hourlyMicros: 7000,
       monthlyMicros: 5_000_000,
@@ -178,6 +181,26 @@ describe('provider_b parse: families, GPUs and exclusions', () => {
     expect(only(parsePlans([plan({ type, id })]).offers).family).toBe(family);
   });
 
+  it.each([
+    ['vc2', 'vc2-1c-1gb', 'shared', null, null],
+    ['vhf', 'vhf-1c-1gb', 'shared', null, null],
+    ['vhp', 'vhp-2c-4gb-amd', 'shared', 'AMD', 'x86_64'],
+    ['vhp', 'vhp-2c-4gb-intel-sc1', 'shared', 'Intel', 'x86_64'],
+    ['voc-c', 'voc-c-2c-4gb-50s-amd', 'dedicated', 'AMD', 'x86_64'],
+    ['vdc', 'vdc-2c-8gb', 'dedicated', null, null],
+    ['vcg', 'vcg-a100-1c-6g-4vram', null, null, null],
+  ])('D62: type %s (%s) is %s, maker %s, %s', (type, id, allocation, maker, arch) => {
+    const { facts } = only(parsePlans([plan({ type, id })]).offers);
+    expect(facts).toMatchObject({
+      cpuAllocation: allocation,
+      cpuManufacturer: maker,
+      cpuArchitecture: arch,
+      cpuModel: null,
+      storageType: null,
+      coremark: null,
+    });
+  });
+
   it('reads the GPU type, counts fractional GPU plans as one and puts VRAM in the name', () => {
     const gpu = only(
       parsePlans([
@@ -196,6 +219,8 @@ describe('provider_b parse: families, GPUs and exclusions', () => {
       family: 'gpu',
       instanceName: 'Cloud GPU, NVIDIA A100 4 GB VRAM, 1 vCPU, 6 GB',
     });
+    // D62: the plan's recorded VRAM.
+    expect(gpu.facts?.gpuMemoryGb).toBe(4);
   });
 
   it('uses gpu_count when present, and marks any plan with a GPU as gpu', () => {

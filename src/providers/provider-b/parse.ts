@@ -155,6 +155,7 @@ export function parseProviderBCatalog(
         gpuCount: classification.gpu.count,
         gpuType: classification.gpu.type,
         family: classification.family,
+        facts: classification.facts,
         regionCode: region.regionCode,
         hourlyMicros: price[0],
         monthlyMicros: price[1],

@@ -13,6 +13,12 @@ export const providerB = Object.freeze<ProviderDefinition>({
   fieldNotes: (values) =>
     values.networkSpeedGbps === 0 ? { network_speed_gbps: 'not_published' as const } : {},
   fieldNoteCases: { not_published: ['network_speed_gbps'] },
+  // The bundled snapshot's generator (snapshot/generate.ts) infers which plans Osaka sells and
+  // says so in its source text; a live sync or a refreshed snapshot reads the plans' locations.
+  inferredRegions: (source) =>
+    source.kind === 'snapshot' && source.source.includes('Osaka (itm) availability inferred')
+      ? ['itm']
+      : [],
   createAdapter: (client) => createProviderBAdapter({ client }),
   loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,
 });

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../../../test/support/fake-upstream.js';
-import { readAwsRecording, type AwsRecordedRow } from './snapshot/aws-recording.js';
+import { readAwsPriceFile } from './snapshot/aws-price-file.js';
 import type { Ec2RegionCode } from './snapshot/records.js';
 import type { ProviderCatalog } from '../../catalog/offers.js';
 import {
@@ -72,17 +72,17 @@ describe('provider_c adapter on the bundled snapshot (file://)', () => {
     expect(catalog.skippedRecords).toBe(0);
   });
 
-  it('lists every recorded type of each region once, but the accelerators (D35)', async () => {
-    const recorded: AwsRecordedRow[] = await readAwsRecording();
+  it('lists every recorded type of each region once, but the accelerators (D35) and g2', async () => {
+    const recorded = await readAwsPriceFile();
     for (const region of OUR_REGIONS) {
       const listed = catalog.offers.filter((o) => o.regionCode === region).map((o) => o.instanceId);
       const expected = recorded
-        .filter((r) => r.region === region && !/^(inf|trn|vt)\d/.test(r.instanceType))
+        .filter((r) => r.region === region && !/^(inf|trn|vt\d|g2\.)/.test(r.instanceType))
         .map((r) => r.instanceType)
         .sort();
       expect(listed).toEqual(expected);
     }
-    expect(catalog.offers).toHaveLength(2284);
+    expect(catalog.offers).toHaveLength(2479);
   });
 
   it('lists the bare-metal sizes, which the offer files keep in their own product family', () => {
@@ -109,14 +109,20 @@ describe('provider_c adapter on the bundled snapshot (file://)', () => {
       vcpu: 4,
       memoryMb: 16_384,
       storageGb: 125,
-      networkSpeedGbps: 5,
+      networkSpeedGbps: 25,
       gpuCount: 1,
       gpuType: 'NVIDIA T4',
       family: 'gpu',
       transferTb: 0,
     });
-    expect(tokyo('t2.micro')).toMatchObject({ vcpu: 1, memoryMb: 1024, networkSpeedGbps: 0.064 });
-    expect(tokyo('m6i.large')).toMatchObject({ networkSpeedGbps: 0.781, family: 'general' });
+    // AWS's own words: "Low to Moderate" (a class, docs/api.md), "Up to 12500 Megabit".
+    expect(tokyo('t2.micro')).toMatchObject({ vcpu: 1, memoryMb: 1024, networkSpeedGbps: 0.3 });
+    expect(tokyo('m6i.large')).toMatchObject({ networkSpeedGbps: 12.5, family: 'general' });
+    expect(tokyo('m4.large')).toMatchObject({ networkSpeedGbps: 0.5, family: 'general' });
+    // The recording holds no network figure for previous-generation types: 0 (not_recorded).
+    expect(tokyo('c1.medium')).toMatchObject({ networkSpeedGbps: 0, family: 'compute' });
+    // "4 X 940 GB NVMe SSD", as AWS writes it for g6.
+    expect(tokyo('g6.12xlarge')).toMatchObject({ storageGb: 3760, gpuCount: 4, family: 'gpu' });
     expect(tokyo('c7g.xlarge')?.family).toBe('compute');
     expect(tokyo('r7i.2xlarge')).toMatchObject({ family: 'memory', memoryMb: 65_536 });
     expect(tokyo('i4i.large')).toMatchObject({ family: 'storage', storageGb: 468 });

@@ -8,6 +8,7 @@ import { resolveRegionMap, type RegionMapOverrides } from '../region-map.js';
 import { PROVIDER_C_NAME, PROVIDER_C_REGIONS } from './regions.js';
 import { EC2_OFFER_CODE, fetchRegionFileRefs } from './fetch.js';
 import { mapProviderCOffers } from './parse.js';
+import { withAwsMachineFacts } from './machine-facts.js';
 import { scanRegionFile, type RegionScanOptions } from './region-file-worker.js';
 import { SkipTally } from '../upstream-values.js';
 
@@ -71,7 +72,8 @@ export function createProviderCAdapter(options: ProviderCAdapterOptions): Provid
             `${what}: no on-demand Linux instance offers in ${scan.productCount} products`,
           );
         }
-        offers.push(...mapped.offers);
+        // D62/D63: the type's recorded facts, whatever the offers were read from.
+        for (const offer of mapped.offers) offers.push(withAwsMachineFacts(offer));
         skipped.add('invalid_type', mapped.invalid + scan.invalidProducts);
         skipped.add('duplicate', mapped.duplicates);
       }

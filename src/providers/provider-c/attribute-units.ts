@@ -32,13 +32,14 @@ export function parseMemoryMb(text: string | undefined): number | null {
 
 const SIZE = `(${DIGITS})(\\.\\d+)?`;
 const UNIT = '(?: ?(GB|TB))?';
-const DISKS = new RegExp(`^([1-9]\\d{0,2}) x ${SIZE}${UNIT}(?: .*)?$`);
+// AWS writes the multiplier as "x", and for some newer types as "X" ("4 X 940 GB NVMe SSD").
+const DISKS = new RegExp(`^([1-9]\\d{0,2}) [xX] ${SIZE}${UNIT}(?: .*)?$`);
 const ONE_DISK = new RegExp(`^${SIZE} ?(GB|TB)(?: .*)?$`);
 
 /**
  * Instance storage in GB (decimal, as AWS sizes disks): "EBS only" -> 0 (network block storage
  * is billed apart), "1 x 450 GB NVMe SSD" -> 450, "2 x 1900 NVMe SSD" -> 3800 (a bare number
- * is GB), "8 x 1000 SSD" -> 8000, "125 GB NVMe SSD" -> 125, "2 x 7.5 TB NVMe SSD" -> 15000.
+ * is GB), "8 x 1000 SSD" -> 8000, "4 X 940 GB NVMe SSD" -> 3760, "125 GB NVMe SSD" -> 125, "2 x 7.5 TB NVMe SSD" -> 15000.
  */
 export function parseStorageGb(text: string | undefined): number | null {
   if (text === undefined) return null;

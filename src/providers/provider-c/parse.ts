@@ -106,7 +106,10 @@ function mapProduct(product: KeptProduct, regionCode: string): Mapped {
   const vcpu = parseVcpu(a.vcpu);
   const memoryMb = parseMemoryMb(a.memory);
   const storageGb = parseStorageGb(a.storage);
-  const networkSpeedGbps = parseNetworkGbps(a.networkPerformance);
+  // Absent (recordings of previous-generation types hold none): 0, which the API notes as
+  // "not_recorded" (provider.ts); present but unreadable: the record is skipped.
+  const networkSpeedGbps =
+    a.networkPerformance === undefined ? 0 : parseNetworkGbps(a.networkPerformance);
   const hourly = hourlyMicros(product);
   if (
     vcpu === null ||

@@ -16,11 +16,15 @@ export const providerC = Object.freeze<ProviderDefinition>({
     const notes: FieldNotes = {};
     if (values.storageGb === 0) notes.storage_gb = 'not_included';
     if (values.transferTb === 0) notes.transfer_tb = 'not_included';
+    // 0 only where the offer file has no networkPerformance (parse.ts): the 2025 recording
+    // holds none for previous-generation types, though AWS states one.
+    if (values.networkSpeedGbps === 0) notes.network_speed_gbps = 'not_recorded';
     return notes;
   },
   blockStorage: 'EBS',
   fieldNoteCases: {
     not_included: ['storage_gb 0 = EBS only', 'transfer_tb 0 = billed per GB'],
+    not_recorded: ['network_speed_gbps of previous-generation types in the bundled recording'],
   },
   createAdapter: (client) => createProviderCAdapter({ client }),
   loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,

@@ -63,14 +63,21 @@ describe('provider_c bundled snapshot', () => {
     );
     expect(metadata).toMatchObject({
       provider: 'provider_c',
-      data_source: { observed_at: '2024-02-21T08:20:21Z' },
-      observed_at: '2024-02-21T08:20:21Z',
-      licence: { name: 'CC BY-SA 4.0', attribution: 'Spare Cores (sc-data), CC BY-SA 4.0' },
-      records: 2311,
+      data_source: { observed_at: '2025-04-04T22:41:22Z' },
+      dated_recordings: 'recordings.json',
+      observed_at: '2025-04-04T22:41:22Z',
+      records: 2506,
+      listed: 2479,
     });
     expect(JSON.stringify(metadata)).toMatch(/live sync .* replaces/);
-    expect(JSON.stringify(metadata)).toMatch(/sku: .*synthetic|synthetic.*sku/i);
+    expect(JSON.stringify(metadata)).toContain('ec2.shop');
+    // The MIT notice of the 2025 recording, and CC BY-SA while the 2024 recording ships.
     const notice = await readFile(path.join(SNAPSHOT, 'DATA-LICENSE.md'), 'utf8');
+    expect(notice).toContain(
+      'AWS EC2 prices as recorded by ec2.shop (github.com/yeo/ec2.shop, MIT)',
+    );
+    expect(notice).toContain('Copyright (c) 2024 Vinh Nguyen');
+    expect(notice).toContain('Permission is hereby granted, free of charge');
     expect(notice).toContain('Spare Cores (sc-data), CC BY-SA 4.0');
     expect(notice).toContain('https://creativecommons.org/licenses/by-sa/4.0/');
   });

@@ -10,6 +10,7 @@ import { priceHistoryMigration } from './004-price-history.js';
 import { webhooksMigration } from './005-webhooks.js';
 import { syncOrderAndLocksMigration } from './006-sync-order-and-locks.js';
 import { webhookEventsMigration } from './007-webhook-events.js';
+import { machineFactsMigration } from './008-machine-facts.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -25,6 +26,7 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
     '005-webhooks': webhooksMigration(caps),
     '006-sync-order-and-locks': syncOrderAndLocksMigration,
     '007-webhook-events': webhookEventsMigration(caps),
+    '008-machine-facts': machineFactsMigration,
   };
 }
 

@@ -16,6 +16,8 @@ const SORTS: readonly SortColumn[] = [
   'region',
   'price_per_vcpu',
   'price_per_gb',
+  'coremark',
+  'coremark_per_price',
 ];
 
 const SORT_KEY: Record<SortColumn, (row: InstanceRow) => number | string> = {
@@ -29,6 +31,8 @@ const SORT_KEY: Record<SortColumn, (row: InstanceRow) => number | string> = {
   region: (r) => r.regionCode,
   price_per_vcpu: (r) => r.monthlyMicros / r.vcpu,
   price_per_gb: (r) => r.monthlyMicros / r.memoryMb,
+  coremark: (r) => r.facts.coremark?.score ?? NaN,
+  coremark_per_price: (r) => (r.facts.coremark?.score ?? NaN) / r.monthlyMicros,
 };
 
 function compareCodePoints(a: string, b: string): number {
@@ -45,6 +49,11 @@ function modelSort(rows: readonly InstanceRow[], sort: SortColumn, order: 'asc' 
   return [...rows].sort((p, q) => {
     const a = SORT_KEY[sort](p);
     const b = SORT_KEY[sort](q);
+    // No value (NaN: a divisor of 0, no score) goes last in both directions.
+    const aNone = typeof a === 'number' && Number.isNaN(a);
+    const bNone = typeof b === 'number' && Number.isNaN(b);
+    if (aNone !== bNone) return aNone ? 1 : -1;
+    if (aNone && bNone) return p.id - q.id;
     const c =
       typeof a === 'number' && typeof b === 'number'
         ? a - b

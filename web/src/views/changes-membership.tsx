@@ -1,5 +1,5 @@
 // Additions, removals and returns, one line per sync and kind, from the feed's summary (ADR
-// 0022): a first import of 2,416 records reads "2,416 records added on …", not 2,416 rows, and
+// 0022): a first import of 2,284 records reads "2,284 records added on …", not 2,284 rows, and
 // no item is read to count it. A small group lists its records on request, with one query for
 // that sync and kind.
 import { useState } from 'preact/hooks';

@@ -28,8 +28,12 @@ const FILTER_PARAMS = ['provider', 'region', 'since', 'until'] as const;
 const PRICE_KINDS = ['price_increased', 'price_decreased'] as const;
 export const CHANGES_PAGE_SIZE = 50;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** The API's default window when `since` is not given (D40). */
-const DEFAULT_WINDOW_DAYS = 7;
+/**
+ * The start the view asks for when the URL names none: the whole feed, read newest first, so a
+ * fresh install opens on its recorded history (D64: changes at their recordings' dates, months
+ * or years back), not on an empty last week (the API's own default, D40).
+ */
+const WHOLE_HISTORY_SINCE = '2000-01-01';
 
 /** The kinds the URL asks for: one `kind`, or price changes plus, with `show=all`, the rest. */
 export function changeKinds(params: URLSearchParams): string[] {
@@ -52,6 +56,7 @@ export function changesFilters(params: URLSearchParams): URLSearchParams {
     const value = params.get(name);
     if (value !== null && value !== '') base.set(name, value);
   }
+  if (!base.has('since')) base.set('since', WHOLE_HISTORY_SINCE);
   const currency = displayOf(params).currency;
   if (currency !== 'USD') base.set('currency', currency);
   return base;
@@ -78,7 +83,7 @@ function setFilter(name: string, value: string): void {
 function windowText(params: URLSearchParams): string {
   const since = params.get('since') ?? '';
   const until = params.get('until') ?? '';
-  const from = DATE.test(since) ? `from ${since}` : `in the last ${DEFAULT_WINDOW_DAYS} days`;
+  const from = DATE.test(since) ? `from ${since}` : 'in the whole history';
   return DATE.test(until) ? `${from} until ${until}` : from;
 }
 
@@ -115,8 +120,8 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
       <h1 id="changes-title">Changes</h1>
       <p class="small">
         What each sync changed: price rises and drops first, newest first. New, removed and returned
-        types are counted per sync when you ask for them. Without a start date, the last{' '}
-        {DEFAULT_WINDOW_DAYS} days.
+        types are counted per sync when you ask for them. Without a start date, the whole history
+        (recorded prices carry their recordings' dates).
       </p>
       <FilterForm label="Filter changes">
         <div class="field">

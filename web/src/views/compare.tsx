@@ -8,7 +8,7 @@ import { gib, money, percent } from '../format';
 import type { HistoryData, InstanceRecord } from '../model';
 import { navigate } from '../url-state';
 import { useApiEach } from '../use-api';
-import { nameText } from './instance-columns';
+import { regionText, nameText } from './instance-columns';
 import { displayOf } from './instances';
 import { day, daysBetween, ObservedText, useSources, type Sources } from '../provenance';
 
@@ -44,7 +44,7 @@ const ATTRIBUTES: readonly Attribute[] = [
   {
     label: 'Region',
     value: (r) => r.region.region_code,
-    text: (r) => `${r.region.region_name} (${r.region.region_code})`,
+    text: regionText,
   },
   { label: 'Family', value: (r) => r.instance_family, text: (r) => r.instance_family },
   { label: 'vCPU', value: (r) => r.vcpu, text: (r) => String(r.vcpu) },

@@ -10,11 +10,13 @@ interface Props {
   readonly total: number;
   readonly csv: () => string;
   readonly markdown: () => string;
-  /** The API's CSV of the whole query; undefined hides the button. */
+  /** The CSV of every matching row (up to `limit`); undefined hides the button. */
   readonly download?: () => Promise<string>;
+  readonly limit?: number;
 }
 
-export function ExportBar({ rows, total, csv, markdown, download }: Props) {
+export function ExportBar({ rows, total, csv, markdown, download, limit = 10_000 }: Props) {
+  const rowsInFile = Math.min(total, limit);
   const [message, setMessage] = useState('');
   const [manual, setManual] = useState<string | undefined>(undefined);
   const copy = async (what: string, text: string) => {
@@ -50,19 +52,21 @@ export function ExportBar({ rows, total, csv, markdown, download }: Props) {
                 const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
                 const a = document.createElement('a');
                 a.href = url;
-                a.download = 'instances.csv';
+                a.download = `instances-${new Date().toISOString().slice(0, 10)}.csv`;
                 document.body.append(a);
                 a.click();
                 a.remove();
                 setTimeout(() => URL.revokeObjectURL(url), 10_000);
                 setMessage(
-                  `Downloaded instances.csv (${count.format(Math.min(total, 10_000))} rows).`,
+                  `Downloaded ${a.download} (${count.format(rowsInFile)} rows${rowsInFile < total ? ` of ${count.format(total)}: narrow the filters for the rest` : ''}).`,
                 );
               })
               .catch((error: unknown) => setMessage(describeError(error)));
           }}
         >
-          Download CSV (all {count.format(Math.min(total, 10_000))} matching)
+          {rowsInFile < total
+            ? `Download CSV (first ${count.format(rowsInFile)} of ${count.format(total)})`
+            : `Download CSV (all ${count.format(total)} matching)`}
         </button>
       )}
       <p class="status" aria-live="polite">

@@ -34,12 +34,20 @@ export function fieldError(error: unknown, params: readonly string[]): FieldErro
 
 function inWords(param: string, value: unknown, reason: string): string {
   const label = LABELS[param] ?? param;
-  const other = /greater than (\w+)/.exec(reason)?.[1];
-  if (other !== undefined) {
+  // "must not be greater than max_vcpu": another control's parameter, not a number.
+  const other = /greater than ([a-z_]+)\b/.exec(reason)?.[1];
+  if (other !== undefined && other in LABELS) {
     const otherLabel = LABELS[other] ?? other;
     return `${label} is more than ${otherLabel}, so nothing can match. Lower ${label} or raise ${otherLabel}.`;
   }
   const entered = typeof value === 'string' && value !== '' ? ` (you entered “${value}”)` : '';
+  const bound = /non-negative decimal number no greater than (\d+)/.exec(reason)?.[1];
+  if (bound !== undefined) {
+    const limit = Number(bound).toLocaleString('en-US');
+    return typeof value === 'string' && value.trim().startsWith('-')
+      ? `${label} cannot be negative${entered}. Enter 0 or more, or clear it.`
+      : `${label} must be a number from 0 to ${limit}${entered}.`;
+  }
   if (reason.startsWith('must')) return `${label} ${reason}${entered}.`;
   return `${label}: ${reason === '' ? 'this value is not accepted' : reason}${entered}.`;
 }

@@ -13,7 +13,7 @@ import {
 } from '../format';
 import type { InstanceRecord } from '../model';
 import { NotedCell, notedText } from '../field-notes';
-import { ObservedCell, observedText, type Sources } from '../provenance';
+import { InferredMark, isInferred, ObservedCell, observedText, type Sources } from '../provenance';
 
 export interface Display {
   readonly unit: PriceUnit;
@@ -55,7 +55,27 @@ export const COLUMNS: readonly Column[] = [
     id: 'region',
     label: () => 'Region',
     sort: () => 'region',
-    text: (r) => `${r.region.region_name} (${r.region.region_code})`,
+    text: (r, d) =>
+      isInferred(d.sources, r.provider.name, r.region.region_code)
+        ? `${regionText(r)}, availability inferred`
+        : regionText(r),
+    cell: (r, d) => (
+      <>
+        {r.region.region_name} ({r.region.region_code})
+        {r.region.provider_region_id !== r.region.region_code && (
+          // Its own line: the vendor's id is what a person checks against the vendor's site.
+          <span class="vendor-id">
+            <span class="visually-hidden">; </span>
+            {r.provider.display_name}: {r.region.provider_region_id}
+          </span>
+        )}
+        {isInferred(d.sources, r.provider.name, r.region.region_code) && (
+          <span class="vendor-id">
+            <InferredMark />
+          </span>
+        )}
+      </>
+    ),
   },
   {
     id: 'vcpu',
@@ -162,6 +182,17 @@ export function visibleColumns(cols: string | null): Column[] {
   const wanted = cols === null ? DEFAULT_COLUMNS : cols.split(',');
   const shown = COLUMNS.filter((c) => wanted.includes(c.id));
   return shown.length === 0 ? COLUMNS.filter((c) => DEFAULT_COLUMNS.includes(c.id)) : shown;
+}
+
+/**
+ * `Tokyo (nrt)`; where the vendor's own id differs from our code (section 4.5 fixes ours), both:
+ * `Osaka (ap-south; Linode: jp-osa)`, so a code never reads as the vendor's other region.
+ */
+export function regionText(r: Pick<InstanceRecord, 'region' | 'provider'>): string {
+  const { region_name: name, region_code: code, provider_region_id: own } = r.region;
+  return own === code
+    ? `${name} (${code})`
+    : `${name} (${code}; ${r.provider.display_name}: ${own})`;
 }
 
 /** `Nanode 1GB (g6-nanode-1)`, or the id alone when the name is the id. */

@@ -12,11 +12,12 @@ import {
   type InstanceTypesData,
 } from '../model';
 import { cityName, regions as allRegions } from '../places';
+import { useEffect } from 'preact/hooks';
 import { useApi } from '../use-api';
-import { nameText } from './instance-columns';
+import { nameText, regionText } from './instance-columns';
 import { displayOf } from './instances';
 import { PriceChart } from './price-chart';
-import { ObservedText, useSources } from '../provenance';
+import { day, ObservedText, useSources } from '../provenance';
 
 /** /instances memory bounds around this record's memory, `slack` either side (GiB, 3 decimals). */
 function memoryBounds(memoryMb: number, slack: number): [string, string] {
@@ -37,6 +38,14 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
   const record = history.data?.instance;
   const keep = { currency: params.get('currency') ?? undefined };
   const sources = useSources();
+  // Each record its own title (tabs, history and bookmarks tell them apart).
+  const title =
+    record === undefined
+      ? 'Instance · cloudprice'
+      : `${nameText(record)}, ${record.provider.display_name} ${record.region.region_name} · cloudprice`;
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   return (
     <section aria-labelledby="instance-title">
       <h1 id="instance-title">{record === undefined ? 'Instance' : nameText(record)}</h1>
@@ -85,7 +94,7 @@ function Specs({
 }) {
   const items: [string, string | JSX.Element][] = [
     ['Provider', r.provider.display_name],
-    ['Region', `${r.region.region_name} (${r.region.region_code}, ${r.region.country_code})`],
+    ['Region', `${regionText(r)}, ${r.region.country_code}`],
     ['Type', r.instance_id],
     ['Family', r.instance_family],
     ['vCPU', String(r.vcpu)],
@@ -271,6 +280,8 @@ function Similar({
     max_memory_gb: max,
     sort_by: 'price',
     limit: '30',
+    // The same city: a similar machine elsewhere is another decision (latency, law).
+    city: record.region.city,
   });
   if (currency !== 'USD') query.set('currency', currency);
   const answer = useApi<InstancesData>(`/instances?${query.toString()}`);
@@ -292,7 +303,7 @@ function Similar({
           ? 'Loading…'
           : shown.length === 0
             ? 'No other type has these vCPU and memory.'
-            : `${count.format(shown.length)} other types with ${record.vcpu} vCPU and ${gib(record.memory_mb)} GiB ±25%, each in its cheapest region`}
+            : `${count.format(shown.length)} other types in ${record.region.region_name} with ${record.vcpu} vCPU and ${gib(record.memory_mb)} GiB ±25%, cheapest first`}
       </Status>
       {shown.length > 0 && (
         <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="similar-title">
@@ -311,6 +322,7 @@ function Similar({
                 <th scope="col" class="num">
                   Monthly ({currency})
                 </th>
+                <th scope="col">Observed</th>
               </tr>
             </thead>
             <tbody>
@@ -320,9 +332,12 @@ function Similar({
                     <Link to={{ view: 'instance', id: String(r.id), ...keep }}>{nameText(r)}</Link>
                   </th>
                   <td>{r.provider.display_name}</td>
-                  <td>{r.region.region_name}</td>
+                  <td>{regionText(r)}</td>
                   <td class="num">{gib(r.memory_mb)}</td>
                   <td class="num">{money(r.pricing.monthly_price, currency)}</td>
+                  <td>
+                    <time dateTime={r.pricing.observed_at}>{day(r.pricing.observed_at)}</time>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,10 +1,10 @@
 // Instances: the catalogue table. Filters, sort, page, columns, unit, period, currency and the
 // selection are all in the URL (D50); filtering, sorting and paging happen on the server.
 import { useEffect, useState } from 'preact/hooks';
-import { apiText } from '../api';
+import { apiJson } from '../api';
 import { ErrorMessage, Link, Status } from '../components';
 import { count, PERIODS, UNITS, type Period, type PriceUnit } from '../format';
-import type { InstancesData } from '../model';
+import { knownCurrency, type InstancesData } from '../model';
 import { SourcesNote, useSources } from '../provenance';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
@@ -22,6 +22,7 @@ import {
   type Display,
 } from './instance-columns';
 import { ExportBar } from './export-bar';
+import { RateNote } from '../rate-note';
 import { Pager, pageParam, pageValue, SortHeader } from './table-parts';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
@@ -35,7 +36,9 @@ export function instancesQuery(params: URLSearchParams, display: Display): URLSe
     const value = params.get(f.param);
     if (value !== null && value !== '') query.set(f.param, value);
   }
-  const sortColumn = COLUMNS.find((c) => c.id === params.get('sort'));
+  // Without a sort in the URL, a price per vCPU or per GiB sorts by that figure (the one shown),
+  // not by the API's default monthly price per instance.
+  const sortColumn = COLUMNS.find((c) => c.id === (params.get('sort') ?? defaultSort(display)));
   const sortBy = sortColumn?.sort?.(display);
   if (sortBy !== undefined) query.set('sort_by', sortBy);
   if (params.get('order') === 'desc') query.set('order', 'desc');
@@ -44,6 +47,26 @@ export function instancesQuery(params: URLSearchParams, display: Display): URLSe
   query.set('offset', String((pageParam(params) - 1) * limit));
   if (display.currency !== 'USD') query.set('currency', display.currency);
   return query;
+}
+
+/** Rows the page's CSV holds at most: 25 requests of 100, a quarter of a minute's budget. */
+export const CSV_ROWS = 2_500;
+
+/**
+ * The page's CSV of every matching row (up to CSV_ROWS): the screen's words and figures, every
+ * column (vendor names, memory in GiB, "EBS only" and "not published", prices in the chosen
+ * currency and unit, the observation date and source). The API's own CSV (D47) keeps the
+ * specification's columns and meanings; this one is for people.
+ */
+async function screenCsv(params: URLSearchParams, display: Display, total: number) {
+  const rows: InstancesData['instances'][number][] = [];
+  const query = instancesQuery(params, display);
+  query.set('limit', '100');
+  for (let offset = 0; offset < Math.min(total, CSV_ROWS); offset += 100) {
+    query.set('offset', String(offset));
+    rows.push(...(await apiJson<InstancesData>(`/instances?${query.toString()}`)).instances);
+  }
+  return toCsv(rows, COLUMNS, display);
 }
 
 function pageSize(params: URLSearchParams): number {
@@ -58,13 +81,19 @@ export function displayOf(params: URLSearchParams): Omit<Display, 'sources'> {
   return {
     unit: (UNITS as readonly string[]).includes(unit ?? '') ? (unit as PriceUnit) : 'instance',
     period: (PERIODS as readonly string[]).includes(period ?? '') ? (period as Period) : 'month',
-    currency: /^[A-Z]{3}$/.test(params.get('currency') ?? '') ? params.get('currency')! : 'USD',
+    currency: knownCurrency(params.get('currency')) ?? 'USD',
   };
 }
 
+/** The column sorted without a `sort` in the URL: the price as shown when it is per unit. */
+function defaultSort(display: Pick<Display, 'unit'>): string | undefined {
+  return display.unit === 'instance' ? undefined : 'price';
+}
+
 /**
- * The column the rows are sorted by: the URL's, or without one the column that follows the API's
- * default order (monthly price ascending), so the default sort shows on its header too.
+ * The column the rows are sorted by: the URL's, or without one the column that follows the
+ * default order (the price as shown per vCPU or GiB; else the API's, monthly price ascending),
+ * so the default sort shows on its header too.
  */
 function sortedColumn(
   sort: string | null,
@@ -72,6 +101,8 @@ function sortedColumn(
   display: Display,
 ): string | undefined {
   if (sort !== null) return sort;
+  const unit = defaultSort(display);
+  if (unit !== undefined) return columns.some((c) => c.id === unit) ? unit : undefined;
   return columns.find((c) => ['price', 'monthly_price'].includes(c.sort?.(display) ?? ''))?.id;
 }
 
@@ -279,6 +310,10 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
           </tbody>
         </table>
       </div>
+      <RateNote
+        rate={data?.metadata.exchange_rate}
+        observed={rows.map((r) => r.pricing.observed_at)}
+      />
       {columns.some((c) => c.id === 'observed') && (
         <SourcesNote providers={rows.map((r) => r.provider.name)} sources={sources} />
       )}
@@ -308,13 +343,8 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
         rows={rows}
         csv={() => toCsv(rows, columns, display)}
         markdown={() => toMarkdown(rows, columns, display)}
-        download={async () => {
-          const all = instancesQuery(params, display);
-          all.set('format', 'csv');
-          all.set('limit', '10000');
-          all.delete('offset');
-          return apiText(`/instances?${all.toString()}`);
-        }}
+        download={() => screenCsv(params, display, total)}
+        limit={CSV_ROWS}
         total={total}
       />
     </section>

@@ -5,8 +5,8 @@
 import { Link } from '../components';
 import { count, gib, money, percent } from '../format';
 import { type DataSource, type Recommendation, type RecommendData } from '../model';
-import { providerLabel } from '../places';
-import { ObservedText, useSources, type Sources } from '../provenance';
+import { providerLabel, regionLabel } from '../places';
+import { InferredMark, ObservedText, useSources, type Sources } from '../provenance';
 import './recommend.css';
 
 const FITS = [
@@ -95,12 +95,15 @@ function Card({
   source: DataSource | undefined;
 }) {
   const priceCurrency = r.price.currency;
+  const inferred = source?.inferred_regions?.includes(r.region_code) === true;
   const dearer = r.price.monthly > first.price.monthly;
   return (
     <li class="card">
       <div class="card-head">
-        <span class="rank" aria-label={`Rank ${r.rank}`}>
-          #{r.rank}
+        <span class="rank">
+          <span class="visually-hidden">Rank </span>
+          <span aria-hidden="true">#</span>
+          {r.rank}
         </span>
         <h3>
           <Link
@@ -113,14 +116,24 @@ function Card({
             {r.instance}
           </Link>
         </h3>
-        <span class="score" aria-label={`Match score ${r.match_score} of 100`}>
+        <span class="score">
+          <span class="visually-hidden">Match score </span>
           {r.match_score}
-          <span class="small">/100</span>
+          <span class="small">
+            <span aria-hidden="true">/100</span>
+            <span class="visually-hidden"> of 100</span>
+          </span>
         </span>
       </div>
       <p class="small card-specs">
-        {providerLabel(r.provider)} · {r.region} · {r.specs.vcpu} vCPU · {gib(r.specs.memory_mb)}{' '}
-        GiB · {r.specs.storage_gb} GB storage
+        {providerLabel(r.provider)} · {regionLabel(r.region_code)} · {r.specs.vcpu} vCPU ·{' '}
+        {gib(r.specs.memory_mb)} GiB · {r.specs.storage_gb} GB storage
+        {inferred && (
+          <>
+            {' '}
+            <InferredMark />
+          </>
+        )}
       </p>
       <p class="price">
         {money(r.price.monthly, priceCurrency)} / month{' '}

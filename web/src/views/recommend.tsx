@@ -1,9 +1,16 @@
 // Recommend: stack chips, scale, budget (and currency) in the URL; POST /recommend on every
 // change of the submitted URL; cities and providers narrow the candidates. Each result says why
 // it has its rank (recommend-explain.tsx).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorMessage, Status } from '../components';
-import { CURRENCIES, currencyLabel, SCALES, STACKS, type RecommendData } from '../model';
+import {
+  CURRENCIES,
+  currencyLabel,
+  knownCurrency,
+  SCALES,
+  STACKS,
+  type RecommendData,
+} from '../model';
 import {
   cities as allCities,
   isCity,
@@ -29,7 +36,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
   const providers = (params.get('provider') ?? '')
     .split(',')
     .filter((p) => p !== '' && (!placesLoaded() || allProviders().some((k) => k.name === p)));
-  const currency = params.get('currency') ?? 'USD';
+  const currency = knownCurrency(params.get('currency')) ?? 'USD';
   const submitted = params.get('go') === '1' && stack.length > 0;
 
   const [chosen, setChosen] = useState(stack);
@@ -57,6 +64,17 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
       }
     : undefined;
   const result = useApi<RecommendData>(submitted ? '/recommend' : null, body);
+  // After the person presses Recommend, the answer is brought into view (on a phone it starts
+  // far below the form) and focused, so a screen reader reads on from it.
+  const wantResults = useRef(false);
+  const resultsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!wantResults.current || result.loading || resultsRef.current === null) return;
+    if (result.data === undefined && result.error === undefined) return;
+    wantResults.current = false;
+    resultsRef.current.scrollIntoView({ block: 'start' });
+    resultsRef.current.focus({ preventScroll: true });
+  }, [result.data, result.error, result.loading]);
 
   return (
     <section aria-labelledby="recommend-title">
@@ -65,6 +83,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         class="recommend-form"
         onSubmit={(event) => {
           event.preventDefault();
+          wantResults.current = true;
           navigate({
             stack: chosen.join(','),
             scale: scaleValue === 'small' ? undefined : scaleValue,
@@ -194,17 +213,27 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         </button>
         {chosen.length === 0 && <p class="small">Pick at least one part of your stack.</p>}
       </form>
-      <ErrorMessage error={result.error} onRetry={result.reload} />
-      {submitted && (
-        <Status loading={result.loading}>
-          {result.loading
-            ? 'Finding instances…'
-            : result.data !== undefined
-              ? `${result.data.recommendations.length} recommendations`
-              : ''}
-        </Status>
-      )}
-      {submitted && result.data !== undefined && <Results data={result.data} currency={currency} />}
+      <div
+        ref={resultsRef}
+        tabIndex={-1}
+        class="results-anchor"
+        role="region"
+        aria-label="Recommendation results"
+      >
+        <ErrorMessage error={result.error} onRetry={result.reload} />
+        {submitted && (
+          <Status loading={result.loading}>
+            {result.loading
+              ? 'Finding instances…'
+              : result.data !== undefined
+                ? `${result.data.recommendations.length} recommendations`
+                : ''}
+          </Status>
+        )}
+        {submitted && result.data !== undefined && (
+          <Results data={result.data} currency={currency} />
+        )}
+      </div>
     </section>
   );
 }

@@ -8,6 +8,8 @@ import { FAMILIES, type InstanceTypeRow, type InstanceTypesData } from '../model
 import { cities as allCities, cityName, placesAnswer, providerLabel, regions } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
+import { RateNote } from '../rate-note';
+import { InferredMark, isInferred, useSources, type Sources } from '../provenance';
 import { fieldError } from './field-error';
 import { nameText } from './instance-columns';
 import { activeFilters, NumberFilter } from './filters';
@@ -129,6 +131,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
     />
   );
   const keep = { currency: params.get('currency') ?? undefined };
+  const sources = useSources();
 
   return (
     <section aria-labelledby="regions-view-title">
@@ -209,6 +212,13 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
       </FilterForm>
       <ErrorMessage error={places.error} />
       {invalid === undefined && <ErrorMessage error={answer.error} onRetry={answer.reload} />}
+      {data !== undefined && columns.length === 1 && (
+        <p class="note" role="status">
+          One city chosen: there is nothing to compare it with, so no city is marked cheapest. Tick
+          a second city to compare, or see {cityName(columns[0]!)} in{' '}
+          <Link to={{ city: columns[0], ...keep }}>Instances</Link>.
+        </p>
+      )}
       <Status loading={answer.loading}>
         {answer.error !== undefined
           ? invalid !== undefined
@@ -269,12 +279,18 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
                   currency={currency}
                   index={offset + i + 2}
                   keep={keep}
+                  compared={columns.length > 1}
+                  sources={sources}
                 />
               ))}
             </tbody>
           </table>
         </div>
       )}
+      <RateNote
+        rate={data?.metadata.exchange_rate}
+        observed={rows.flatMap((t) => sources[t.provider]?.observed_at ?? [])}
+      />
       <Pager page={page} pages={pages} onPage={(n) => navigate({ page: pageValue(n) })} />
     </section>
   );
@@ -287,7 +303,12 @@ function TypeRow({
   currency,
   index,
   keep,
+  compared,
+  sources,
 }: {
+  /** More than one city column: only then is a city "cheapest" (one city is no comparison). */
+  compared: boolean;
+  sources: Sources;
   row: InstanceTypeRow;
   /** City slugs: `prices` is keyed by city (columns=city). */
   cities: readonly string[];
@@ -332,7 +353,9 @@ function TypeRow({
           );
         }
         // Ties are ties: every city at the lowest price is the cheapest.
-        const isCheapest = price.monthly_price === t.min_monthly_price;
+        const isCheapest = compared && price.monthly_price === t.min_monthly_price;
+        const code = regions().find((r) => r.provider === t.provider && r.city === city);
+        const inferred = code !== undefined && isInferred(sources, t.provider, code.region_code);
         return (
           <td
             key={city}
@@ -344,7 +367,14 @@ function TypeRow({
             ) : (
               money(price.monthly_price, currency)
             )}
-            {isCheapest && <span class="visually-hidden"> (cheapest)</span>}
+            {isCheapest && !inferred && <span class="visually-hidden"> (cheapest)</span>}
+            {inferred && (
+              <>
+                {' '}
+                <InferredMark />
+                {isCheapest && <span class="visually-hidden"> (cheapest if sold here)</span>}
+              </>
+            )}
           </td>
         );
       })}
@@ -355,7 +385,7 @@ function TypeRow({
         {money(t.max_monthly_price, currency)}
       </td>
       <td class={`num ${place()}`} data-label="Spread">
-        {t.spread_pct === null ? '—' : `${t.spread_pct.toFixed(1)}%`}
+        {t.spread_pct === null || !compared ? '—' : `${t.spread_pct.toFixed(1)}%`}
       </td>
     </tr>
   );

@@ -3,9 +3,9 @@ import { useState } from 'preact/hooks';
 import { apiJson } from '../api';
 import { ErrorMessage, Status } from '../components';
 import { count, dateTime } from '../format';
-import type { SyncResult } from '../model';
-import { providerLabel, providers } from '../places';
-import { useHealth } from '../provenance';
+import type { HealthReport, SyncResult } from '../model';
+import { providerLabel, providers, regionLabel } from '../places';
+import { day, useHealth } from '../provenance';
 
 export function StatusView() {
   const health = useHealth();
@@ -17,8 +17,9 @@ export function StatusView() {
       <Status loading={health.loading}>
         {report === undefined
           ? 'Loading…'
-          : `Overall: ${report.status}. ${report.summary.healthy_providers} of ${report.summary.total_providers} providers healthy, ${count.format(report.summary.total_instances)} instances in ${report.summary.total_regions} regions. Checked ${dateTime(report.timestamp)}.`}
+          : `Checked ${dateTime(report.timestamp)}: ${count.format(report.summary.total_instances)} instances in ${report.summary.total_regions} regions.`}
       </Status>
+      {report !== undefined && <Summary report={report} />}
       {report !== undefined && (
         <div class="table-wrap" tabIndex={0} role="region" aria-label="Providers">
           <table class="data stack">
@@ -26,7 +27,7 @@ export function StatusView() {
             <thead>
               <tr>
                 <th scope="col">Provider</th>
-                <th scope="col">Status</th>
+                <th scope="col">Sync status</th>
                 <th scope="col">Prices as of</th>
                 <th scope="col">Data source</th>
                 <th scope="col">Last sync</th>
@@ -44,7 +45,7 @@ export function StatusView() {
                   <th scope="row" class="name-col">
                     {providerLabel(p.name)}
                   </th>
-                  <td class="card-price" data-label="Status">
+                  <td class="card-price" data-label="Sync status">
                     <span class={`badge badge-${p.status}`}>{p.status}</span>
                     {p.error !== undefined && <div class="small">{p.error}</div>}
                   </td>
@@ -60,6 +61,9 @@ export function StatusView() {
                               {' '}
                               <span class="badge badge-degraded">stale</span>
                             </>
+                          )}
+                          {(p.data_source.inferred_regions ?? []).length > 0 && (
+                            <div>{inferredText(p.data_source.inferred_regions ?? [])}</div>
                           )}
                         </div>
                       </>
@@ -104,6 +108,65 @@ export function StatusView() {
     </section>
   );
 }
+
+/** "Osaka availability inferred, not recorded": a listed record there may not be sold. */
+function inferredText(codes: readonly string[]): string {
+  return `${codes.map(regionLabel).join(', ')}: which types are sold there is inferred, not recorded`;
+}
+
+/**
+ * Two questions kept apart: does syncing work (the D32 status, from the last syncs), and are
+ * the prices current (D57: when they were observed). A fresh sync of old figures is healthy and
+ * stale, and the page says both rather than one word for the two.
+ */
+function Summary({ report }: { report: HealthReport }) {
+  const providers = report.components.providers;
+  const syncing = providers.filter((p) => p.status === 'healthy').length;
+  const stale = providers.filter((p) => p.data_source?.stale === true);
+  const oldest = Math.max(0, ...stale.map((p) => p.data_source?.age_days ?? 0));
+  return (
+    <dl class="status-summary">
+      <div>
+        <dt>Service</dt>
+        <dd>
+          <span class={`badge badge-${report.status}`}>{report.status}</span> database, rate limiter
+          and catalogue answer
+        </dd>
+      </div>
+      <div>
+        <dt>Syncing</dt>
+        <dd>
+          <span class={`badge badge-${syncing === providers.length ? 'healthy' : 'degraded'}`}>
+            {syncing === providers.length ? 'works' : 'failing'}
+          </span>{' '}
+          {syncing} of {providers.length} providers synced successfully in the last 24 hours
+        </dd>
+      </div>
+      <div>
+        <dt>Prices</dt>
+        <dd>
+          {stale.length === 0 ? (
+            <>
+              <span class="badge badge-healthy">current</span> every provider&apos;s prices were
+              observed in the last {STALE_WORDS}
+            </>
+          ) : (
+            <>
+              <span class="badge badge-degraded">
+                {stale.length === providers.length ? 'all old' : 'some old'}
+              </span>{' '}
+              {stale.length} of {providers.length} providers&apos; prices are stale (
+              {stale.map((p) => providerLabel(p.name)).join(', ')}; the oldest observed{' '}
+              {count.format(oldest)} days ago). Check the provider&apos;s own price before you buy.
+            </>
+          )}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+const STALE_WORDS = 'days the server counts as current (DATA_STALE_DAYS, 90 by default)';
 
 function SyncPanel({ onDone }: { onDone: () => void }) {
   // Every provider until the user unticks one (the list arrives with the places).
@@ -161,12 +224,26 @@ function SyncPanel({ onDone }: { onDone: () => void }) {
               {result.providers.map((p) => (
                 <li key={p.provider}>
                   {providerLabel(p.provider)}:{' '}
-                  {p.success
-                    ? `${count.format(p.instances_synced)} instance types, ${count.format(p.pricing_synced)} prices in ${p.regions_synced} regions`
-                    : `failed — ${p.error_details?.code ?? ''} ${p.error ?? ''}`}
+                  {!p.success
+                    ? `failed — ${p.error_details?.code ?? ''} ${p.error ?? ''}`
+                    : p.data_source?.kind === 'snapshot'
+                      ? `replayed its recorded snapshot (prices observed ${day(p.data_source.observed_at)}): ${count.format(p.instances_synced)} instance types, ${count.format(p.pricing_synced)} prices in ${p.regions_synced} regions. No live price was fetched.`
+                      : `${count.format(p.instances_synced)} instance types, ${count.format(p.pricing_synced)} prices in ${p.regions_synced} regions${p.data_source?.kind === 'live' ? ', fetched live' : ''}`}
                 </li>
               ))}
             </ul>
+            {result.providers.some((p) => p.data_source?.kind === 'snapshot') && (
+              <p class="note">
+                <strong>No live prices.</strong> This server reads recorded snapshots, so a sync
+                reads the same figures again and the prices stay as old as they were. For live
+                prices, start it with each provider&apos;s API as its source (
+                {result.providers
+                  .filter((p) => p.data_source?.kind === 'snapshot')
+                  .map((p) => `${p.provider.toUpperCase()}_URL`)
+                  .join(', ')}
+                ; docs/configuration.md lists each API&apos;s address).
+              </p>
+            )}
           </div>
         )}
       </div>

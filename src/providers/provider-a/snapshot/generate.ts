@@ -4,7 +4,7 @@
 // recorded `GET /v4/regions` of 2026-05-29 (ids, labels and capabilities, which decide where GPU
 // and premium types are sold). The base prices were confirmed unchanged against a summary of the
 // live endpoint on 2026-09-17. Nothing is estimated: fields the recording lacks (network_out)
-// are left out, and the adapter lists them as "not published". Deterministic; a row the
+// are left out, and the API notes them "not_recorded". Deterministic; a row the
 // generator cannot read completely stops it with its line.
 //
 //   npx tsx src/providers/provider-a/snapshot/generate.ts [outDir]
@@ -229,7 +229,7 @@ function metadataText(types: readonly LinodeRecordedType[]): string {
     regions:
       'Our codes read the Linode region of the same city (D34; src/providers/provider-a/regions.ts): ap-northeast (Tokyo) <- ap-northeast "Tokyo 2, JP", ap-south (Osaka) <- jp-osa "Osaka, JP", ap-southeast (Singapore) <- ap-south "Singapore, SG". GPU types are listed where the region has "GPU Linodes", premium types where it has "Premium Plans" (as recorded in 2026).',
     not_recorded: [
-      'network_out: not in the recording, so left out; the API lists network_speed_gbps 0 ("not published")',
+      'network_out: not in the recording, so left out; the API lists network_speed_gbps 0 (field_notes "not_recorded")',
       'gpus: the recording has no gpus column; GPU types state their count in the recorded label ("GPU x3"), the CPU classes have none',
       "addons (backup prices), accelerated_devices and the regions' resolvers and placement-group limits: not written, and not read",
     ],

@@ -1,7 +1,6 @@
 // Which recorded AWS rows the test copy of the provider_c snapshot keeps (test/fixtures/
 // snapshots/): common families in small sizes plus a bare-metal and an accelerator type, about
 // 300 records, so route and sync tests that do not need the whole catalogue stay quick.
-import type { AwsRecordedRow } from './aws-recording.js';
 
 const FAMILIES = new Set([
   't2',
@@ -22,7 +21,7 @@ const FAMILIES = new Set([
 ]);
 const SIZES = new Set(['nano', 'micro', 'small', 'medium', 'large', 'xlarge', '2xlarge', 'metal']);
 
-export function isFixtureRow(row: AwsRecordedRow): boolean {
+export function isFixtureRow(row: { readonly instanceType: string }): boolean {
   const [family = '', size = ''] = row.instanceType.split('.');
   return FAMILIES.has(family) && SIZES.has(size);
 }

@@ -1,112 +1,102 @@
 // Generates provider_c's bundled snapshot (data/snapshots/provider_c/) from the recorded AWS
-// prices in data/sources/aws-ap-ondemand-linux-2024-02-21.csv (Spare Cores sc-data, CC BY-SA
-// 4.0): the offer index, the EC2 region index and one offer file per Asian region in the real
-// AWS Price List Bulk layout, read by the same streaming scanner as a live file. Every recorded
-// row becomes one product with its on-demand term; its price is the recorded figure, written
-// with AWS's ten decimals and otherwise unchanged. Nothing else is priced: no neighbours, no
-// reserved terms. What the layout needs and the recording lacks (SKUs, dates, instanceFamily) is
-// derived deterministically and named as synthetic in metadata.json. A row that cannot be read
+// prices in data/sources/: the offer index, the EC2 region index and one offer file per Asian
+// region in the real AWS Price List Bulk layout, from aws-ap-linux-2025-04-04.csv (AWS's website
+// pricing JSON published 2025-04-04 22:41:22 UTC, recorded by ec2.shop, MIT), read by the same
+// streaming scanner as a live file; and recordings.json, the earlier dated recordings (D64): the
+// 2024-02-21 recording (Spare Cores sc-data, CC BY-SA 4.0) and the states of the change log
+// aws-ap-ondemand-history-2024-07-05_2025-04-04.csv, which the first fill replays at their dates.
+// Every price is the recorded figure, written with AWS's ten decimals and otherwise unchanged.
+// What the layout needs and the recordings lack (instanceFamily, effective dates) is derived
+// deterministically and named as synthetic in metadata.json. A row that cannot be read
 // completely stops the generator with its line. Deterministic: same input, same bytes.
 //
 //   npx tsx src/providers/provider-c/snapshot/generate.ts [outDir]
+import { formatDatedRecordings, type RecordingInput } from '../../../catalog/dated-recordings.js';
 import { ec2GpuType } from '../classify.js';
 import { formatAwsJson, type Json } from './aws-offer-json.js';
+import {
+  AWS_HISTORY_FILE,
+  AWS_PRICE_FILE,
+  AWS_PRICE_FILE_PUBLISHED_AT,
+  AWS_SPECS_FILE,
+  RESERVED_COLUMNS,
+  readAwsGpuCounts,
+  readAwsHistory,
+  readAwsPriceFile,
+  type AwsPriceRow,
+} from './aws-price-file.js';
 import {
   AWS_OBSERVED_AT,
   AWS_RECORDING_FILE,
   AWS_REGIONS,
   readAwsRecording,
-  type AwsRecordedRow,
-  type AwsRegion,
 } from './aws-recording.js';
-import { EC2_REGIONS, HOURLY_RATE_CODE, ON_DEMAND_CODE, skuFor } from './records.js';
+import { EC2_REGIONS, HOURLY_RATE_CODE, ON_DEMAND_CODE } from './records.js';
 import { RecordedDataError, canonicalDecimal } from '../../snapshot/recorded-csv.js';
 import {
   runWhenInvoked,
   writeSnapshotFiles,
   type SnapshotFile,
 } from '../../snapshot/snapshot-output.js';
+import { licenceText } from './licence.js';
 
-/** The recording's observation, as the offer files' version and dates (synthetic, see metadata). */
-const VERSION = '20240221082021';
-const PUBLICATION_DATE = AWS_OBSERVED_AT;
+/** The offer files' version and dates: AWS's publication time of the recorded files. */
+const VERSION = AWS_PRICE_FILE_PUBLISHED_AT.replace(/\D/g, '');
+const PUBLICATION_DATE = AWS_PRICE_FILE_PUBLISHED_AT;
 const EC2_BASE = '/offers/v1.0/aws/AmazonEC2';
 const LICENCE_FILE = 'DATA-LICENSE.md';
-const ATTRIBUTION = 'Spare Cores (sc-data), CC BY-SA 4.0';
-const SPARE_CORES_COMMIT = 'ce414d8e9d6bb1faf6ce9407fedac0c1f25f587a';
+const RECORDINGS_FILE = 'recordings.json';
+const EC2_SHOP = 'AWS EC2 prices as recorded by ec2.shop (github.com/yeo/ec2.shop, MIT)';
+const EC2_SHOP_COMMIT = '73696e380ae600b175f859850a726edebd1de72f';
+const SPARE_CORES = 'Spare Cores (sc-data), CC BY-SA 4.0';
+
+/**
+ * Write the four recorded No Upfront reserved terms into the offer files. The adapter streams
+ * past `terms.Reserved` (it lists on-demand prices only); they are there for a later reader.
+ */
+const WRITE_RESERVED = false;
 
 /** The short provenance /health shows as `data_source` (D37). */
 export const PROVIDER_C_DATA_SOURCE = {
-  observed_at: AWS_OBSERVED_AT,
-  source:
-    'AWS Price List API (EC2 on-demand Linux), as recorded by Spare Cores sc-data on 2024-02-21',
+  observed_at: AWS_PRICE_FILE_PUBLISHED_AT,
+  source: `${EC2_SHOP}: AWS's pricing JSON published 2025-04-04 22:41:22 UTC`,
 } as const;
+
+/** Accelerator families the adapter leaves out (D35, classify.ts): written, never listed. */
+const ACCELERATOR = /^(inf|trn|vt)\d/;
 
 /**
  * The offer file's `instanceFamily` attribute, which the recording lacks, from the type's name
  * by AWS's naming scheme (documented in metadata.json as synthetic). A name outside the scheme
  * stops the generator rather than get a guessed family.
  */
-export function instanceFamilyOf(row: AwsRecordedRow): string {
-  const family = row.instanceType.split('.', 1)[0] ?? '';
+export function instanceFamilyOf(instanceType: string, where: string): string {
+  const family = instanceType.split('.', 1)[0] ?? '';
   const rules: readonly [RegExp, string][] = [
     [/^t1$/, 'Micro instances'],
-    [/^u-/, 'Memory optimized'],
+    [/^u(-|\d)/, 'Memory optimized'],
+    [/^cr\d/, 'Memory optimized'],
     [/^(inf|trn)\d/, 'Machine Learning ASIC Instances'],
     [/^f\d/, 'FPGA Instances'],
     [/^vt\d/, 'Media Accelerator Instances'],
-    [/^[gp]\d/, 'GPU instance'],
+    [/^(g|gr|p)\d/, 'GPU instance'],
     [/^(hpc|c)\d/, 'Compute optimized'],
     [/^(t|m|a|mac)\d/, 'General purpose'],
     [/^(r|x|z)\d/, 'Memory optimized'],
     [/^(i|d|h|im|is)\d/, 'Storage optimized'],
   ];
   const found = rules.find(([pattern]) => pattern.test(family))?.[1];
-  const where = `${AWS_RECORDING_FILE} line ${row.line}, column "instance_type"`;
   if (found === undefined) {
-    throw new RecordedDataError(`${where}: "${row.instanceType}" has no known instance family`);
-  }
-  if ((found === 'GPU instance') !== row.gpuCount > 0) {
-    throw new RecordedDataError(
-      `${where}: "${row.instanceType}" is named as ${found} but has gpu_count ${row.gpuCount}`,
-    );
+    throw new RecordedDataError(`${where}: "${instanceType}" has no known instance family`);
   }
   return found;
 }
 
-/** "1740" MiB -> "1.69921875 GiB", "12288" -> "12,288 GiB": exact, as AWS writes memory. */
-export function memoryText(mib: number): string {
-  const whole = Math.floor(mib / 1024);
-  // mib % 1024 / 1024 is a finite binary fraction: at most 10 decimals, exact in a double.
-  const fraction = ((mib % 1024) / 1024)
-    .toFixed(10)
-    .replace(/^0/, '')
-    .replace(/\.?0+$/, '');
-  return `${String(whole).replace(/\B(?=(\d{3})+$)/g, ',')}${fraction} GiB`;
-}
-
-const STORAGE_NAMES = { NVME_SSD: 'NVMe SSD', SSD: 'SSD', HDD: 'HDD' } as const;
-
-/** 0 -> "EBS only"; 118 NVME_SSD -> "1 x 118 NVMe SSD" (the recording gives the total only). */
-export function storageText(row: AwsRecordedRow): string {
-  if (row.storageType === '') return 'EBS only';
-  return `1 x ${row.storageGb} ${STORAGE_NAMES[row.storageType]}`;
-}
-
-/**
- * The recorded baseline bandwidth as AWS writes a fixed figure: whole Gbps as "12 Gigabit",
- * others in Megabit ("0.032" -> "32 Megabit", "1.562" -> "1562 Megabit"); decimal text only.
- */
-export function networkText(row: AwsRecordedRow): string {
-  const value = canonicalDecimal(row.networkGbps);
-  if (!value.includes('.')) return `${value} Gigabit`;
-  const [whole = '0', fraction = ''] = value.split('.');
-  if (fraction.length > 3) {
-    throw new RecordedDataError(
-      `${AWS_RECORDING_FILE} line ${row.line}, column "network_gbps": "${row.networkGbps}" is finer than one megabit`,
-    );
-  }
-  return `${`${whole}${fraction.padEnd(3, '0')}`.replace(/^0+(?=\d)/, '')} Megabit`;
+/** "12288" -> "12,288 GiB", "0.613" -> "0.613 GiB": the recorded figure as AWS writes memory. */
+export function memoryText(gib: string): string {
+  const [whole = '0', fraction] = gib.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${grouped}${fraction === undefined ? '' : `.${fraction}`} GiB`;
 }
 
 /** The recorded USD text with AWS's ten decimals ("0.0052" -> "0.0052000000"), value unchanged. */
@@ -115,33 +105,71 @@ export function awsPriceText(usd: string): string {
   return `${whole}.${fraction.padEnd(10, '0')}`;
 }
 
-function productOf(row: AwsRecordedRow, sku: string): Json {
-  const { location, usagePrefix } = EC2_REGIONS[row.region];
-  const gpuName = ec2GpuType(row.instanceType, row.gpuCount);
-  if (row.gpuCount > 0 && gpuName?.toLowerCase() !== row.gpuName.toLowerCase()) {
-    throw new RecordedDataError(
-      `${AWS_RECORDING_FILE} line ${row.line}, column "gpu_name": "${row.gpuName}", but the adapter names the GPU of ${row.instanceType} "${gpuName ?? ''}"; update EC2_GPU_MODELS first`,
-    );
+/** A priced row with the GPU count the offer file states (absent = 0, as AWS writes it). */
+interface SnapshotRow extends AwsPriceRow {
+  readonly gpuCount: number;
+  readonly instanceFamily: string;
+}
+
+/**
+ * Joins each price row with its GPU count: the 2024 recording's, else the 2026 spec dump's.
+ * A GPU type with neither is left out (returned apart): its count would be a guess.
+ */
+async function snapshotRows(): Promise<{ rows: SnapshotRow[]; noGpuCount: AwsPriceRow[] }> {
+  const [prices, recorded2024, specs] = await Promise.all([
+    readAwsPriceFile(),
+    readAwsRecording(),
+    readAwsGpuCounts(),
+  ]);
+  const counts = new Map(recorded2024.map((r) => [r.instanceType, r.gpuCount]));
+  const rows: SnapshotRow[] = [];
+  const noGpuCount: AwsPriceRow[] = [];
+  for (const row of prices) {
+    const where = `${AWS_PRICE_FILE} line ${row.line}, column "instance_type"`;
+    const instanceFamily = instanceFamilyOf(row.instanceType, where);
+    const gpuCount = counts.get(row.instanceType) ?? specs.get(row.instanceType);
+    const gpuFamily = instanceFamily === 'GPU instance';
+    if (gpuCount === undefined && gpuFamily) {
+      noGpuCount.push(row);
+      continue;
+    }
+    const count = gpuCount ?? 0;
+    if (!ACCELERATOR.test(row.instanceType) && gpuFamily !== count > 0) {
+      throw new RecordedDataError(
+        `${where}: "${row.instanceType}" is named as ${instanceFamily} but has ${count} GPUs`,
+      );
+    }
+    if (count > 0 && ec2GpuType(row.instanceType, count) === null) {
+      throw new RecordedDataError(`${where}: no GPU name for "${row.instanceType}"`);
+    }
+    rows.push({ ...row, gpuCount: ACCELERATOR.test(row.instanceType) ? 0 : count, instanceFamily });
   }
+  return { rows, noGpuCount };
+}
+
+function productOf(row: SnapshotRow): Json {
+  const { location, usagePrefix } = EC2_REGIONS[row.region];
   const attributes: Record<string, string> = {
     servicecode: 'AmazonEC2',
     location,
     locationType: 'AWS Region',
     instanceType: row.instanceType,
-    instanceFamily: instanceFamilyOf(row),
+    currentGeneration: row.currentGeneration ? 'Yes' : 'No',
+    instanceFamily: row.instanceFamily,
     vcpu: String(row.vcpus),
-    physicalProcessor: row.cpuManufacturer,
-    memory: memoryText(row.memoryMib),
-    storage: storageText(row),
-    networkPerformance: networkText(row),
-    processorArchitecture: row.cpuArch,
+    memory: memoryText(row.memoryGib),
+    storage: row.storage,
+  };
+  // Not in the recording for previous-generation types: left out, never guessed.
+  if (row.networkPerformance !== '') attributes['networkPerformance'] = row.networkPerformance;
+  Object.assign(attributes, {
     tenancy: 'Shared',
     operatingSystem: 'Linux',
     licenseModel: 'No License required',
     usagetype: `${usagePrefix}-BoxUsage:${row.instanceType}`,
     operation: 'RunInstances',
     capacitystatus: 'Used',
-  };
+  });
   if (row.gpuCount > 0) attributes['gpu'] = String(row.gpuCount);
   attributes['marketoption'] = 'OnDemand';
   attributes['preInstalledSw'] = 'NA';
@@ -151,54 +179,83 @@ function productOf(row: AwsRecordedRow, sku: string): Json {
   const productFamily = /\.metal(-|$)/.test(row.instanceType)
     ? 'Compute Instance (bare metal)'
     : 'Compute Instance';
-  return { sku, productFamily, attributes };
+  return { sku: row.sku, productFamily, attributes };
 }
 
-function onDemandOf(row: AwsRecordedRow, sku: string): Json {
-  const term = `${sku}.${ON_DEMAND_CODE}`;
+function hourlyDimension(rate: string, description: string, usd: string): Json {
+  return {
+    rateCode: rate,
+    description,
+    beginRange: '0',
+    endRange: 'Inf',
+    unit: 'Hrs',
+    pricePerUnit: { USD: awsPriceText(usd) },
+    appliesTo: [],
+  };
+}
+
+function onDemandOf(row: SnapshotRow): Json {
+  const term = `${row.sku}.${ON_DEMAND_CODE}`;
   const rate = `${term}.${HOURLY_RATE_CODE}`;
+  const description = `$${canonicalDecimal(row.onDemandUsd)} per On Demand Linux ${row.instanceType} Instance Hour`;
   return {
     [term]: {
       offerTermCode: ON_DEMAND_CODE,
-      sku,
+      sku: row.sku,
       effectiveDate: PUBLICATION_DATE,
-      priceDimensions: {
-        [rate]: {
-          rateCode: rate,
-          description: `$${row.priceUsdPerHour} per On Demand Linux ${row.instanceType} Instance Hour`,
-          beginRange: '0',
-          endRange: 'Inf',
-          unit: 'Hrs',
-          pricePerUnit: { USD: awsPriceText(row.priceUsdPerHour) },
-          appliesTo: [],
-        },
-      },
+      priceDimensions: { [rate]: hourlyDimension(rate, description, row.onDemandUsd) },
       termAttributes: {},
     },
   };
 }
 
-/** The synthetic SKU of a recorded row: 16 characters from a hash of region and type. */
-export function recordedSku(region: AwsRegion, instanceType: string): string {
-  return skuFor(`provider_c/${region}/${instanceType}`);
+/** The recorded No Upfront reserved terms of a row (none when it has none). */
+function reservedOf(row: SnapshotRow): Json | undefined {
+  const terms: [string, Json][] = [];
+  for (const term of RESERVED_COLUMNS) {
+    const usd = row.reserved[term.column];
+    if (usd === '') continue;
+    const key = `${row.sku}.${term.code}`;
+    const rate = `${key}.${HOURLY_RATE_CODE}`;
+    terms.push([
+      key,
+      {
+        offerTermCode: term.code,
+        sku: row.sku,
+        effectiveDate: PUBLICATION_DATE,
+        priceDimensions: {
+          [rate]: hourlyDimension(rate, 'Linux/UNIX (Amazon VPC), reserved instance applied', usd),
+        },
+        termAttributes: {
+          LeaseContractLength: term.lease,
+          OfferingClass: term.offering,
+          PurchaseOption: 'No Upfront',
+        },
+      },
+    ]);
+  }
+  return terms.length === 0 ? undefined : Object.fromEntries(terms);
 }
 
-function regionFileText(rows: readonly AwsRecordedRow[]): string {
-  const products: [string, Json][] = [];
-  const onDemand: [string, Json][] = [];
-  for (const row of rows) {
-    const sku = recordedSku(row.region, row.instanceType);
-    products.push([sku, productOf(row, sku)]);
-    onDemand.push([sku, onDemandOf(row, sku)]);
+function regionFileText(rows: readonly SnapshotRow[], reserved: boolean): string {
+  const sorted = [...rows].sort((a, b) => (a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : 0));
+  const terms: Record<string, Json> = {
+    OnDemand: Object.fromEntries(sorted.map((row) => [row.sku, onDemandOf(row)])),
+  };
+  if (reserved) {
+    const entries = sorted
+      .map((row): [string, Json | undefined] => [row.sku, reservedOf(row)])
+      .filter((entry): entry is [string, Json] => entry[1] !== undefined);
+    terms['Reserved'] = Object.fromEntries(entries);
   }
   const doc: Json = {
     formatVersion: 'v1.0',
-    disclaimer: `Generated by cloudprice from prices recorded from the AWS Price List API on ${AWS_OBSERVED_AT} (${ATTRIBUTION}); see metadata.json and ${LICENCE_FILE} at the top of this snapshot.`,
+    disclaimer: `Generated by cloudprice from AWS's EC2 prices published ${PUBLICATION_DATE} (${EC2_SHOP}); see metadata.json and ${LICENCE_FILE} at the top of this snapshot.`,
     offerCode: 'AmazonEC2',
     version: VERSION,
     publicationDate: PUBLICATION_DATE,
-    products: Object.fromEntries(products),
-    terms: { OnDemand: Object.fromEntries(onDemand) },
+    products: Object.fromEntries(sorted.map((row) => [row.sku, productOf(row)])),
+    terms,
     attributesList: {},
   };
   return `${formatAwsJson(doc)}\n`;
@@ -236,79 +293,117 @@ function regionIndexText(): string {
   return `${formatAwsJson(doc)}\n`;
 }
 
-function metadataText(rows: readonly AwsRecordedRow[]): string {
+/**
+ * The dated recordings before the current files (D64), each complete: the 2024-02-21
+ * recording, then the change log replayed to each of its observation times before the
+ * current one. The log's replay must end exactly at the current price file.
+ */
+async function datedRecordings(prices: readonly AwsPriceRow[]): Promise<RecordingInput[]> {
+  const [recorded2024, events] = await Promise.all([readAwsRecording(), readAwsHistory()]);
+  const recordings: RecordingInput[] = [
+    {
+      observedAt: AWS_OBSERVED_AT,
+      source:
+        'AWS Price List API on 2024-02-21, as recorded by Spare Cores (sc-data, CC BY-SA 4.0)',
+      prices: recorded2024.map((r) => [
+        r.region,
+        r.instanceType,
+        canonicalDecimal(r.priceUsdPerHour),
+      ]),
+    },
+  ];
+  const state = new Map<string, readonly [string, string, string]>();
+  const times = [...new Set(events.map((e) => e.observedAt))];
+  if (times.some((time, i) => i > 0 && time <= (times[i - 1] ?? ''))) {
+    throw new RecordedDataError(`${AWS_HISTORY_FILE}: observations are not oldest first`);
+  }
+  for (const time of times) {
+    for (const e of events.filter((event) => event.observedAt === time)) {
+      const key = `${e.region} ${e.instanceType}`;
+      if (e.event === 'delisted') state.delete(key);
+      else state.set(key, [e.region, e.instanceType, canonicalDecimal(e.onDemandUsd)]);
+    }
+    if (time >= AWS_PRICE_FILE_PUBLISHED_AT) continue;
+    recordings.push({
+      observedAt: time,
+      source: `${EC2_SHOP}: AWS's pricing JSON published ${time.replace('T', ' ').replace('Z', ' UTC')}`,
+      prices: [...state.values()],
+    });
+  }
+  const current = new Map(
+    prices.map((r) => [`${r.region} ${r.instanceType}`, canonicalDecimal(r.onDemandUsd)]),
+  );
+  const differ = [...new Set([...current.keys(), ...state.keys()])].filter(
+    (key) => current.get(key) !== state.get(key)?.[2],
+  );
+  if (differ.length > 0) {
+    throw new RecordedDataError(
+      `${AWS_HISTORY_FILE}: its replay differs from ${AWS_PRICE_FILE} at ${differ.slice(0, 5).join(', ')}`,
+    );
+  }
+  return recordings;
+}
+
+function metadataText(
+  rows: readonly SnapshotRow[],
+  noGpuCount: readonly AwsPriceRow[],
+  recordings: readonly RecordingInput[] | undefined,
+): string {
   const perRegion = Object.fromEntries(
     AWS_REGIONS.map((region) => [region, rows.filter((r) => r.region === region).length]),
   );
+  const accelerators = rows.filter((r) => ACCELERATOR.test(r.instanceType));
+  const leftOut = [...new Set(noGpuCount.map((r) => r.instanceType))].sort();
   const metadata = {
     provider: 'provider_c',
     data_source: PROVIDER_C_DATA_SOURCE,
+    ...(recordings === undefined ? {} : { dated_recordings: RECORDINGS_FILE }),
     upstream:
       'AWS Price List Bulk API, EC2 offer files (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/index.json)',
-    recorded_in: `Spare Cores sc-data, commit ${SPARE_CORES_COMMIT}, src/sc_data/data/sc-data-all.db (crawled from the AWS Price List API); kept in this repository as data/sources/${AWS_RECORDING_FILE}`,
-    observed_at: AWS_OBSERVED_AT,
+    recorded_in: `ec2.shop (github.com/yeo/ec2.shop), commit ${EC2_SHOP_COMMIT}, data/ec2/<region>-ondemand.json, -previousgen-ondemand.json and the four No Upfront reserved files (AWS's website pricing JSON); kept in this repository as data/sources/${AWS_PRICE_FILE}`,
+    observed_at: AWS_PRICE_FILE_PUBLISHED_AT,
     licence: {
-      name: 'CC BY-SA 4.0',
-      attribution: ATTRIBUTION,
+      name: 'MIT (prices of 2025-04-04 and the change log); CC BY-SA 4.0 (the 2024-02-21 recording, GPU counts)',
+      attribution: `${EC2_SHOP}; ${SPARE_CORES}`,
       notice: LICENCE_FILE,
       scope:
-        'this directory (data/snapshots/provider_c) and data/sources/aws-ap-ondemand-linux-2024-02-21.csv are a separately licensed data file; the code is not',
+        'this directory (data/snapshots/provider_c) and the recorded files it is built from are separately licensed data files; the code is not',
     },
     generated_by: 'src/providers/provider-c/snapshot/generate.ts (npm run snapshots:generate)',
     records: rows.length,
     records_per_region: perRegion,
-    slice:
-      'operatingSystem Linux, tenancy Shared, preInstalledSw NA, licenseModel No License required, capacitystatus Used, on demand: the products the adapter lists, and only those',
+    listed: rows.length - accelerators.length,
+    slice: `operatingSystem Linux, tenancy Shared, preInstalledSw NA, licenseModel No License required, capacitystatus Used, on demand${WRITE_RESERVED ? ' (plus the No Upfront reserved terms, which the adapter does not read yet)' : ''}: the products the adapter lists, and only those`,
     prices:
-      'Every pricePerUnit.USD is the recorded price_usd_per_hour, padded to the ten decimals AWS writes and otherwise unchanged. Monthly prices are hourly x 730 (D36). No price is derived, estimated or remembered.',
+      'Every pricePerUnit.USD is the recorded price, padded to the ten decimals AWS writes and otherwise unchanged. Monthly prices are hourly x 730 (D36). No price is derived, estimated or remembered.',
     from_the_recording: [
-      'instanceType, regionCode, vcpu, memory (memory_mib / 1024, exact, as "N GiB"), gpu (gpu_count)',
-      'storage: "EBS only" when storage_gb is 0, else "1 x <storage_gb> <NVMe SSD|SSD|HDD>" (the recording gives the total, not the disk count)',
-      'networkPerformance: the recorded baseline bandwidth (network_gbps) written as "N Gigabit" or "N Megabit"; AWS itself writes a class or a burst ceiling ("Up to 12500 Megabit")',
-      'physicalProcessor: the recorded processor maker only (cpu_manufacturer: Intel, AMD, AWS); processorArchitecture: the recorded cpu_arch (X86_64, ARM64, I386), not AWS\'s "64-bit"',
-      'GPU name: not an offer-file attribute; the adapter names GPUs by instance family (src/providers/provider-c/classify.ts), and the generator stops if that name differs from the recorded gpu_name',
+      `sku (from AWS's on-demand rate code), instanceType, regionCode, currentGeneration, vcpu, memory ("N GiB"), storage and networkPerformance in AWS's own words, the on-demand price${WRITE_RESERVED ? ' and the four No Upfront reserved prices' : ''}`,
+      `networkPerformance: not recorded for the previous-generation types, so left out (the API lists network_speed_gbps 0, noted "not_recorded")`,
+      `gpu: from ${AWS_RECORDING_FILE} (Spare Cores sc-data) or, for types launched since, ${AWS_SPECS_FILE} (Spare Cores sc-data-dumps); the GPU model is named by the adapter per instance family (classify.ts)`,
     ],
     synthetic: [
-      'sku: 16 characters from a SHA-256 of "provider_c/<region>/<instance type>" (the recording has no SKUs)',
-      'offerTermCode JRTCKXETXF and rate code 6YS6EN2CT7: the real on-demand codes, the same in every AWS offer file; the term and rate keys are built from the synthetic SKU',
-      `version ${VERSION}, publicationDate and effectiveDate ${AWS_OBSERVED_AT}: the time the figures were observed, not a date AWS published`,
-      "instanceFamily: from the type name by AWS's naming scheme (t1 Micro; t, m, a, mac General purpose; c, hpc Compute optimized; r, x, z, u- Memory optimized; i, d, h, im, is Storage optimized; g, p GPU instance; inf, trn, f, vt accelerators)",
+      "offerTermCode JRTCKXETXF and rate code 6YS6EN2CT7 are the real on-demand codes; reserved term codes are AWS's public ones for the No Upfront terms (4NA7Y494T4, BPH4J8HBKS, 7NE97W5U4E, Z2E3P23VKM), their rate keys built like the on-demand one",
+      `effectiveDate ${PUBLICATION_DATE}: the files' publication time, not the date each price took effect`,
+      "instanceFamily: from the type name by AWS's naming scheme (t1 Micro; t, m, a, mac General purpose; c, hpc Compute optimized; r, x, z, cr, u Memory optimized; i, d, h, im, is Storage optimized; g, gr, p GPU instance; inf, trn, f, vt accelerators)",
       'productFamily "Compute Instance (bare metal)" for the .metal and .metal-<n>xl sizes, as AWS files them; the fixed attributes of the slice (servicecode, location, usagetype, operation, tenancy, operatingSystem, licenseModel, capacitystatus, marketoption, preInstalledSw)',
     ],
-    not_listed:
-      'The inf, trn and vt accelerator types (no GPU count, so no honest instance_family under D35) are in the files but not in the catalogue; every other recorded type is listed, the bare-metal sizes included.',
+    not_listed: `The accelerator types (${[...new Set(accelerators.map((r) => r.instanceType.split('.')[0]))].sort().join(', ')}: ${accelerators.length} region prices; no GPU count, so no honest instance_family under D35) are in the files but not in the catalogue. Left out of the files: ${leftOut.join(', ')} (${noGpuCount.length} region prices, previous generation): no recording states their GPU count.`,
+    dated_recordings_note:
+      recordings === undefined
+        ? undefined
+        : `${RECORDINGS_FILE} holds ${recordings.length} earlier recordings (2024-02-21 from ${AWS_RECORDING_FILE}, then each observation of ${AWS_HISTORY_FILE} at which something changed, before the current files); the first fill replays them oldest first (D64). The change log's other observations (2024-07-12, 07-18, 07-29, 08-23, 08-26, 09-06) changed nothing and add no history.`,
     known_gaps:
-      'Types AWS launched after February 2024 are missing, and prices may have changed since.',
-    statement: `Real AWS on-demand Linux list prices, observed on ${AWS_OBSERVED_AT.slice(0, 10)} and recorded by Spare Cores (${ATTRIBUTION}). A live sync (PROVIDER_C_URL=https://pricing.us-east-1.amazonaws.com) replaces them.`,
+      'Types AWS launched after 2025-04-04 are missing, and prices may have changed since. Network figures of previous-generation types are not recorded.',
+    statement: `Real AWS on-demand Linux list prices, published by AWS on ${PUBLICATION_DATE.slice(0, 10)} and recorded by ec2.shop (MIT). A live sync (PROVIDER_C_URL=https://pricing.us-east-1.amazonaws.com) replaces them.`,
   };
   return `${JSON.stringify(metadata, null, 2)}\n`;
 }
 
-function licenceText(): string {
-  return `# Data licence: provider_c snapshot
-
-The files in this directory (\`data/snapshots/provider_c/\`) are generated from
-\`data/sources/${AWS_RECORDING_FILE}\`, which holds AWS EC2 on-demand prices recorded
-from the AWS Price List API on ${AWS_OBSERVED_AT} by Spare Cores.
-
-Attribution: **${ATTRIBUTION}**.
-Source: Spare Cores sc-data (https://github.com/SpareCores/sc-data), commit
-\`${SPARE_CORES_COMMIT}\`, \`src/sc_data/data/sc-data-all.db\`.
-
-These data files are licensed under the Creative Commons Attribution-ShareAlike 4.0
-International licence (https://creativecommons.org/licenses/by-sa/4.0/). They are a separately
-licensed part of this repository: the cloudprice source code is not under CC BY-SA, and
-this licence does not extend to it. If you redistribute these files or data derived from
-them, keep this notice and share the derived data under the same licence.
-
-Changes made: the recording was converted into the AWS Price List offer-file layout with
-synthetic SKUs and dates (see \`metadata.json\`); every price is unchanged.
-`;
-}
-
 export interface ProviderCGenerateOptions {
-  /** Keep only these recorded rows (test fixtures hold a subset; the bundled snapshot all). */
-  readonly keep?: (row: AwsRecordedRow) => boolean;
+  /** Keep only these rows (test fixtures hold a subset; the bundled snapshot all). */
+  readonly keep?: (row: { readonly instanceType: string }) => boolean;
+  /** Write recordings.json (the bundled snapshot does; the test copy does not). */
+  readonly recordings?: boolean;
 }
 
 /** Writes the snapshot under `outDir` (replacing what is there); returns the relative paths. */
@@ -317,17 +412,24 @@ export async function generateProviderCSnapshot(
   options: ProviderCGenerateOptions = {},
 ): Promise<string[]> {
   const keep = options.keep ?? (() => true);
-  const rows = (await readAwsRecording()).filter(keep);
+  const all = await snapshotRows();
+  const rows = all.rows.filter(keep);
+  const recordings =
+    options.recordings === false ? undefined : await datedRecordings(await readAwsPriceFile());
   const files: SnapshotFile[] = [
     ['offers/v1.0/aws/index.json', offerIndexText()],
     ['offers/v1.0/aws/AmazonEC2/current/region_index.json', regionIndexText()],
     ...AWS_REGIONS.map((region): [string, string] => [
       `offers/v1.0/aws/AmazonEC2/current/${region}/index.json`,
-      regionFileText(rows.filter((row) => row.region === region)),
+      regionFileText(
+        rows.filter((row) => row.region === region),
+        WRITE_RESERVED,
+      ),
     ]),
-    ['metadata.json', metadataText(rows)],
+    ['metadata.json', metadataText(rows, all.noGpuCount.filter(keep), recordings)],
     [LICENCE_FILE, licenceText()],
   ];
+  if (recordings !== undefined) files.push([RECORDINGS_FILE, formatDatedRecordings(recordings)]);
   return writeSnapshotFiles(outDir, files);
 }
 

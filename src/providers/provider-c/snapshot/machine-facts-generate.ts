@@ -1,0 +1,138 @@
+// Generates provider_c's machine-facts table (src/providers/provider-c/machine-facts.data.ts)
+// from two recordings in data/sources/: aws-specs-sc-2026-01.csv (Spare Cores sc-data-dumps,
+// CC BY-SA 4.0: architecture, CPU maker, family and model, allocation, GPU memory, local
+// storage kind) and aws-coremark-2026.csv (ec2instances.info, MIT: multi-threaded CoreMark).
+// The table is code, not a snapshot file, so a live sync attaches the same facts by instance
+// type as the bundled snapshot does (D62, D63). Run by `npm run snapshots:generate`;
+// deterministic: same input, same bytes. A value outside the vocabulary stops the generator.
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import {
+  RecordedDataError,
+  at,
+  cell,
+  choiceCell,
+  readRecordedCsv,
+  type CsvRow,
+} from '../../snapshot/recorded-csv.js';
+import {
+  AWS_COREMARK_SOURCE,
+  MACHINE_FACTS_FIELDS,
+  type MachineFactsRow,
+} from '../machine-facts.js';
+
+export const SPECS_FILE = 'aws-specs-sc-2026-01.csv';
+export const COREMARK_FILE = 'aws-coremark-2026.csv';
+const OUTPUT = fileURLToPath(new URL('../machine-facts.data.ts', import.meta.url));
+
+const ARCHITECTURE = { X86_64: 'x86_64', ARM64: 'arm64', I386: '' } as const;
+const ALLOCATION = { DEDICATED: 'dedicated', SHARED: 'shared', BURSTABLE: 'burstable' } as const;
+const STORAGE = { '': '', NVME_SSD: 'nvme_ssd', SSD: 'ssd', HDD: 'hdd' } as const;
+const GIB = /^(0|[1-9]\d{0,6})(\.\d{1,12})?$/;
+const SCORE = /^[1-9]\d{0,9}(\.\d+)?$/;
+
+function keys<T extends object>(map: T): (keyof T & string)[] {
+  return Object.keys(map) as (keyof T & string)[];
+}
+
+function specFacts(row: CsvRow): Omit<MachineFactsRow, 'coremark' | 'ranAt'> {
+  const family = cell(row, 'cpu_family', false);
+  const model = cell(row, 'cpu_model', false);
+  const gpus = Number(cell(row, 'gpu_count'));
+  const gib = cell(row, 'gpu_memory_gib', false);
+  if (gib !== '' && !GIB.test(gib)) {
+    throw new RecordedDataError(`${at(row, 'gpu_memory_gib')}: "${gib}" is not a GiB figure`);
+  }
+  return {
+    // I386 (9 old-generation types, recorded as 32-bit capable): not in D62's vocabulary, and
+    // reading it as x86_64 would be ours, not the recording's: null.
+    architecture: ARCHITECTURE[choiceCell(row, 'cpu_architecture', keys(ARCHITECTURE))],
+    manufacturer: cell(row, 'cpu_manufacturer', false),
+    model: [family, model].filter((part) => part !== '').join(' '),
+    allocation: ALLOCATION[choiceCell(row, 'cpu_allocation', keys(ALLOCATION))],
+    gpuMemoryGb: gpus > 0 && gib !== '' && Number(gib) > 0 ? gib : '',
+    storageType: STORAGE[choiceCell(row, 'storage_type', keys(STORAGE))],
+  };
+}
+
+/** Every type of either recording, by name: its facts as the table's text cells. */
+export async function readAwsMachineFacts(): Promise<Map<string, MachineFactsRow>> {
+  const specs = await readRecordedCsv(SPECS_FILE, [
+    'instance_type',
+    'cpu_architecture',
+    'cpu_manufacturer',
+    'cpu_family',
+    'cpu_model',
+    'cpu_allocation',
+    'gpu_count',
+    'gpu_memory_gib',
+    'storage_type',
+  ]);
+  const coremark = await readRecordedCsv(COREMARK_FILE, [
+    'instance_type',
+    'coremark_iterations_per_s',
+    'ran_at',
+  ]);
+  const table = new Map<string, MachineFactsRow>();
+  const empty = {
+    architecture: '',
+    manufacturer: '',
+    model: '',
+    allocation: '',
+    gpuMemoryGb: '',
+    storageType: '',
+  } as const;
+  for (const row of specs) {
+    const type = cell(row, 'instance_type');
+    if (table.has(type)) throw new RecordedDataError(`${at(row, 'instance_type')}: ${type} twice`);
+    table.set(type, { ...specFacts(row), coremark: '', ranAt: '' });
+  }
+  const scored = new Set<string>();
+  for (const row of coremark) {
+    const type = cell(row, 'instance_type');
+    if (scored.has(type)) throw new RecordedDataError(`${at(row, 'instance_type')}: ${type} twice`);
+    scored.add(type);
+    const score = cell(row, 'coremark_iterations_per_s');
+    const ranAt = Date.parse(cell(row, 'ran_at'));
+    if (!SCORE.test(score)) {
+      throw new RecordedDataError(`${at(row, 'coremark_iterations_per_s')}: "${score}"`);
+    }
+    if (!Number.isFinite(ranAt)) throw new RecordedDataError(`${at(row, 'ran_at')}: not a time`);
+    const known = table.get(type) ?? empty;
+    table.set(type, {
+      ...known,
+      coremark: String(Math.round(Number(score))),
+      ranAt: new Date(ranAt).toISOString(),
+    });
+  }
+  return new Map([...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The module's text: one `type|facts...` string per type, in name order. */
+export function machineFactsModule(table: ReadonlyMap<string, MachineFactsRow>): string {
+  const lines = [...table].map(
+    ([type, facts]) => `  '${[type, ...MACHINE_FACTS_FIELDS.map((f) => facts[f])].join('|')}',`,
+  );
+  for (const line of lines) {
+    if (line.slice(3, -2).includes("'")) throw new RecordedDataError(`a quote in ${line}`);
+  }
+  return [
+    `// GENERATED by \`npm run snapshots:generate\` from data/sources/${SPECS_FILE} and`,
+    `// data/sources/${COREMARK_FILE}; do not edit (src/providers/provider-c/snapshot/`,
+    '// machine-facts-generate.ts). A separately licensed data file: the specs are',
+    '// "Spare Cores (sc-data-dumps), CC BY-SA 4.0" (https://creativecommons.org/licenses/by-sa/4.0/),',
+    `// the scores "${AWS_COREMARK_SOURCE}"`,
+    '// (MIT, Copyright (c) 2013 Garret Heaton); see data/sources/NOTICE-aws-machine-facts.md.',
+    `// Columns: instance type, ${MACHINE_FACTS_FIELDS.join(', ')}; empty = not recorded.`,
+    'export const AWS_MACHINE_FACT_ROWS: readonly string[] = [',
+    ...lines,
+    '];',
+    '',
+  ].join('\n');
+}
+
+export async function generateAwsMachineFacts(output: string = OUTPUT): Promise<number> {
+  const table = await readAwsMachineFacts();
+  await writeFile(output, machineFactsModule(table));
+  return table.size;
+}
