@@ -60,6 +60,13 @@ export HEALTH_CHECK_KEY=ci-health-key-0123456789abcdef
 export POSTGRES_PASSWORD=ci-postgres-password
 export BASE=http://127.0.0.1:$PORT API_KEY=$API_KEYS
 stack() { "${compose[@]}" -p "$PROJECT" -f compose.yaml "$@" >>"$work/compose.log" 2>&1; }
+# `down` as Docker Compose does it: podman-compose 1.0 leaves the project's network, whose DNS
+# (aardvark) can keep the removed containers' addresses, so a replica after `up` may resolve
+# `postgres` to a container that is gone and time out connecting (seen in CI).
+stack_down() {
+  stack down "$@" || return 1
+  podman network rm -f "${PROJECT}_default" >>"$work/compose.log" 2>&1 || true
+}
 container() { # the container of compose service $1
   podman ps -a -q --filter "label=com.docker.compose.project=$PROJECT" \
     --filter "label=com.docker.compose.service=$1" | head -n 1
@@ -79,6 +86,8 @@ cleanup() {
   local status=$?
   if [ "$status" -ne 0 ]; then
     save_logs failed
+    id=$(container app1 || true)
+    [ -n "$id" ] && podman exec "$id" getent hosts postgres redis >"$work/failed-dns.log" 2>&1 || true
     echo "containers: logs of the stack (last lines of each, the replicas' above info level)" >&2
     for service in app1 app2 haproxy postgres; do
       [ -f "$work/failed-$service.log" ] || continue
@@ -91,7 +100,7 @@ cleanup() {
       echo "containers: every service's whole log, and compose's: $artifacts/" >&2
   fi
   podman rm -f -v "$solo" >/dev/null 2>&1 || true
-  stack down -v -t 20 || true
+  stack_down -v -t 20 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -126,7 +135,7 @@ podman rm -f -v "$solo" >/dev/null
 echo "listened, printed its key, /health 200, HEALTHCHECK passed, non-root, exit 0 on SIGTERM"
 
 log "compose up ($PROJECT, balancer on 127.0.0.1:$PORT)"
-stack down -v -t 5 || true
+stack_down -v -t 5 || true
 stack up -d || fail "compose up failed"
 node .ci/stack-check.ts ready "$work/state.json"
 node .ci/stack-check.ts fill "$work/state.json"
@@ -138,7 +147,7 @@ STOP_COMMAND="podman stop -t 30 $(container app1)" REPLICA=app1 \
 
 log "compose down and up (volumes kept)"
 save_logs first-up
-stack down -t 20 || fail "compose down failed"
+stack_down -t 20 || fail "compose down failed"
 stack up -d || fail "compose up failed"
 node .ci/stack-check.ts ready "$work/state.json"
 node .ci/stack-check.ts persisted "$work/state.json"
