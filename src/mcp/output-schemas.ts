@@ -31,7 +31,12 @@ export const INSTANCE_TYPES_OUTPUT = topLevel({
   metadata: 'object',
 });
 
-export const RECOMMEND_OUTPUT = topLevel({ requirements: 'object', recommendations: 'array' });
+/** `summary` is D67's: candidates, those within budget, the cheapest meeting every requirement. */
+export const RECOMMEND_OUTPUT = topLevel({
+  requirements: 'object',
+  recommendations: 'array',
+  summary: 'object',
+});
 
 /** `metadata.exchange_rate` when another currency was asked for. */
 export const HISTORY_OUTPUT = topLevel(

@@ -52,11 +52,13 @@ function sortValue(row: InstanceRow, column: SortColumn): number | string {
       return row.monthlyMicros / row.vcpu;
     case 'price_per_gb':
       return row.monthlyMicros / row.memoryMb;
-    // No score: NaN, which compares equal to everything here (the index puts it last).
+    // No score (or a free record's ratio) is no value: NaN, last in both directions (D63).
     case 'coremark':
       return row.facts.coremark?.score ?? NaN;
     case 'coremark_per_price':
-      return (row.facts.coremark?.score ?? NaN) / row.monthlyMicros;
+      return row.monthlyMicros === 0
+        ? NaN
+        : (row.facts.coremark?.score ?? NaN) / row.monthlyMicros;
   }
 }
 
@@ -115,9 +117,12 @@ for (const backend of await storeBackends())
               (filter.hasGpu === undefined || r.gpuCount > 0 === filter.hasGpu),
           );
           const direction = order === 'asc' ? 1 : -1;
-          const expected = [...matching].sort(
-            (a, b) => direction * compare(sortValue(a, sort), sortValue(b, sort)) || a.id - b.id,
-          );
+          const expected = [...matching].sort((a, b) => {
+            const [va, vb] = [sortValue(a, sort), sortValue(b, sort)];
+            const [noA, noB] = [Number.isNaN(va), Number.isNaN(vb)];
+            if (noA || noB) return Number(noA) - Number(noB) || a.id - b.id;
+            return direction * compare(va, vb) || a.id - b.id;
+          });
           const page = await store.queryInstances(parsed.value.query);
           expect(page.total).toBe(expected.length);
           expect(page.rows.map((r) => r.id)).toEqual(

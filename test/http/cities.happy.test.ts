@@ -282,6 +282,8 @@ for (const backend of await storeBackends()) {
         provider: 'provider_a',
         region_code: 'ap-south',
         region_name: 'Osaka',
+        // The provider's own name for the region (extension), beside the specification's code.
+        provider_region_id: 'jp-osa',
         city: 'osaka',
         country_code: 'JP',
         instances: 2,

@@ -94,6 +94,9 @@ describe('GET /openapi.json', () => {
         'as_of',
         'q',
         'format',
+        // Machine facts (D62, extension).
+        'arch',
+        'cpu_allocation',
       ].sort(),
     );
   });
