@@ -69,7 +69,7 @@ describe.skipIf(skip !== undefined)('changes: pages by cursor', { timeout: 240_0
     }
     const feed = (
       await json<{ changes: Change[] }>(
-        '/changes?kind=price_increased,price_decreased&order=newest&limit=500',
+        '/changes?kind=price_increased,price_decreased&order=newest&limit=500&since=2000-01-01',
         id,
       )
     ).changes;

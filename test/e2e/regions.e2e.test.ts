@@ -122,17 +122,28 @@ describe.skipIf(skip !== undefined)('regions side by side', { timeout: 120_000 }
       await page.locator('table.data tbody tr').nth(tie).locator('td.cheapest-cell').count(),
     ).toBe(equal);
 
-    // From Instances with filters, the Regions link keeps them.
-    const { page: instances } = await keyedPage('/ui/?provider=provider_b&city=seoul');
+    // From Instances with filters, the Regions link keeps them; two cities are a comparison and
+    // are kept too.
+    const { page: instances } = await keyedPage('/ui/?provider=provider_b&city=seoul,osaka');
     await instances.locator('table.data tbody tr').first().waitFor();
     await instances.getByRole('link', { name: 'Regions', exact: true }).click();
     await expect.poll(() => search(instances).get('view')).toBe('regions');
     expect(search(instances).get('provider')).toBe('provider_b');
-    expect(search(instances).get('city')).toBe('seoul');
+    expect(search(instances).get('city')).toBe('seoul,osaka');
     await expect
       .poll(() => instances.locator('table.data thead th').allTextContents())
       .toContain('Seoul');
     expect(await instances.locator('table.data thead th').allTextContents()).not.toContain('Tokyo');
+    // One city is no comparison (every row its own cheapest, spread 0%): it is not carried.
+    const { page: one } = await keyedPage('/ui/?provider=provider_b&city=tokyo');
+    await one.locator('table.data tbody tr').first().waitFor();
+    await one.getByRole('link', { name: 'Regions', exact: true }).click();
+    await expect.poll(() => search(one).get('view')).toBe('regions');
+    expect(search(one).get('provider')).toBe('provider_b');
+    expect(search(one).get('city')).toBeNull();
+    await expect
+      .poll(() => one.locator('table.data thead th').allTextContents())
+      .toEqual(expect.arrayContaining(['Seoul', 'Tokyo']));
     expect(problems).toEqual([]);
   });
 

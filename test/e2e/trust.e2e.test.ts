@@ -1,6 +1,6 @@
 // Issue 24 in a real browser against a real server on the bundled snapshots: vendor names from
 // the API (D55), the stale-price notice naming each provider and its observation date (D57),
-// and honest cells ("EBS only", "not published", "—") that Compare never turns into percentages.
+// and honest cells ("EBS only", "not published", "not recorded", "—") that Compare never turns into percentages.
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { checkAtEveryWidth, chromiumMissing, SCREENSHOT_DIR } from './support/browser.js';
@@ -194,7 +194,8 @@ describe.skipIf(skip !== undefined)(
       expect(await storage.locator('td').nth(1).textContent()).toContain('EBS only');
       expect(await storage.locator('.delta').count()).toBe(0);
       const network = page.locator('table.compare tbody tr', { hasText: 'Network (Gbps)' });
-      expect(await network.locator('td').nth(0).textContent()).toContain('not published');
+      // Linode's recording has no network figure: not recorded (Vultr's plans do not publish one).
+      expect(await network.locator('td').nth(0).textContent()).toContain('not recorded');
       expect(await network.locator('.delta').count()).toBe(0);
       // A real figure on both sides still compares.
       const monthly = page.locator('table.compare tbody tr', { hasText: 'Monthly price' });

@@ -43,7 +43,10 @@ describe.skipIf(skip !== undefined)('recommend and status views', { timeout: 120
     const titles = await page.locator('ol.cards h3').allTextContents();
     expect(titles).toEqual(api.data.recommendations.map((r) => r.instance));
     const scores = await page.locator('ol.cards .score').allTextContents();
-    expect(scores).toEqual(api.data.recommendations.map((r) => `${r.match_score}/100`));
+    // Seen as "90/100"; read by a screen reader as "Match score 90 of 100" (no aria-label on a span).
+    expect(scores).toEqual(
+      api.data.recommendations.map((r) => `Match score ${r.match_score}/100 of 100`),
+    );
     expect(await page.locator('ol.cards > li').first().textContent()).toContain(
       api.data.recommendations[0]!.pros[0] ?? '',
     );

@@ -56,7 +56,10 @@ export function observedDay(r: InstanceRecord): string {
 export function shortSource(source: string): string {
   const head = source
     .split(',')[0]!
-    .replace(/\s+[/(].*$/, '')
+    .replace(/\s+[/(:].*$/, '')
+    // "AWS EC2 prices as recorded by ec2.shop": the row already names the vendor; the recorder
+    // is what tells this source from the vendor's own.
+    .replace(/^.*\bas recorded by\s+/i, 'recorded by ')
     .trim();
   return head === '' ? source : head;
 }
@@ -74,7 +77,12 @@ export function ObservedCell({ record, sources }: { record: InstanceRecord; sour
   return (
     <>
       <time dateTime={record.pricing.observed_at}>{observedDay(record)}</time>
-      {source !== undefined && <span class="source"> · {shortSource(source.source)}</span>}
+      {source !== undefined && ' '}
+      {source !== undefined && (
+        <span class="source" title={source.source}>
+          · {shortSource(source.source)}
+        </span>
+      )}
     </>
   );
 }
