@@ -56,9 +56,7 @@ function sortValue(row: InstanceRow, column: SortColumn): number | string {
     case 'coremark':
       return row.facts.coremark?.score ?? NaN;
     case 'coremark_per_price':
-      return row.monthlyMicros === 0
-        ? NaN
-        : (row.facts.coremark?.score ?? NaN) / row.monthlyMicros;
+      return row.monthlyMicros === 0 ? NaN : (row.facts.coremark?.score ?? NaN) / row.monthlyMicros;
   }
 }
 

@@ -111,8 +111,7 @@ describe.skipIf(skip !== undefined)(
             `/changes?kind=${kind}&limit=500&currency=JPY&since=2000-01-01`,
             id,
           )
-        )
-          .changes;
+        ).changes;
       const ups = await feed('price_increased');
       const downs = await feed('price_decreased');
       expect(ups.length).toBeGreaterThan(0);
