@@ -70,6 +70,13 @@ export const HealthResponse = Type.Object({
         regions_count: Type.Integer(),
         instances_count: Type.Integer(),
         error: Type.Optional(Type.String()),
+        skipped_records: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            description:
+              'Extension (issue 35): upstream records the latest sync of this provider skipped because they failed validation (present only when not 0). Their stored records kept their previous price and availability; the provider is then at best `degraded`, and `error` names the count.',
+          }),
+        ),
         data_source: Type.Union(
           [
             Type.Object({
