@@ -694,6 +694,8 @@ export interface operations {
                 regions_count: number;
                 instances_count: number;
                 error?: string;
+                /** @description Extension (issue 35): upstream records the latest sync of this provider skipped because they failed validation (present only when not 0). Their stored records kept their previous price and availability; the provider is then at best `degraded`, and `error` names the count. */
+                skipped_records?: number;
                 /**
                  * @description Extension (D37): where the listed figures come from: `snapshot` (a bundled or refreshed snapshot: observed_at is when its figures were recorded upstream, source names the recording, and says which availability is inferred) or `live` (observed_at is when the sync fetched them). null before the first successful sync.
                  * @example {
@@ -969,6 +971,8 @@ export interface operations {
                     regions_count: number;
                     instances_count: number;
                     error?: string;
+                    /** @description Extension (issue 35): upstream records the latest sync of this provider skipped because they failed validation (present only when not 0). Their stored records kept their previous price and availability; the provider is then at best `degraded`, and `error` names the count. */
+                    skipped_records?: number;
                     /**
                      * @description Extension (D37): where the listed figures come from: `snapshot` (a bundled or refreshed snapshot: observed_at is when its figures were recorded upstream, source names the recording, and says which availability is inferred) or `live` (observed_at is when the sync fetched them). null before the first successful sync.
                      * @example {
