@@ -74,7 +74,8 @@ function toSyncRunRecord(row: Selectable<SyncRunsTable>): SyncRunRecord {
     errorCode: row.error_code,
     errorMessage: row.error_message,
     dataSource: toDataSource(row),
-    skippedRecords: Number(row.skipped_records),
+    // Absent means 0, as SyncRunRecord documents: runs that skipped nothing read as before.
+    ...(Number(row.skipped_records) > 0 ? { skippedRecords: Number(row.skipped_records) } : {}),
   };
 }
 
