@@ -20,13 +20,14 @@ export function checkSkippedShare(catalog: ProviderCatalog): void {
   const skipped = catalog.skippedRecords;
   if (skipped === 0) return;
   const seen = catalog.entriesSeen ?? skipped + catalog.offers.length;
+  // Regions first: the message then names the region whose file broke.
   const parts = [
-    { where: '', skipped, seen },
     ...(catalog.regionEntries ?? []).map((region) => ({
       where: ` in region ${region.regionCode}`,
       skipped: region.skipped,
       seen: region.seen,
     })),
+    { where: '', skipped, seen },
   ];
   const over = parts.find((part) => part.skipped > part.seen * MAX_SKIPPED_SHARE);
   if (over === undefined) return;

@@ -74,7 +74,10 @@ export function unreadableContract(ctx: StoreContext): void {
     });
 
     it('records the skipped count of a run and shows it in the provider state', async () => {
-      await ctx.store.applyProviderCatalog(first(), { ...run('provider_a', T1), skippedRecords: 3 });
+      await ctx.store.applyProviderCatalog(first(), {
+        ...run('provider_a', T1),
+        skippedRecords: 3,
+      });
       const state = (await ctx.store.providerStates()).find((s) => s.provider === 'provider_a');
       expect(state?.latestRun?.skippedRecords).toBe(3);
       await ctx.store.recordFailedRun({
