@@ -231,7 +231,7 @@ export const ProviderSyncResult = Type.Object({
       },
       {
         description:
-          "Extension: upstream records this sync skipped because they failed validation (count = the sum of reasons). Present whenever the provider's catalogue was read, also when its sync then failed. A skipped region record never removes that region's records: they are kept as they were.",
+          "Extension: upstream records this sync skipped because they failed validation (count = the sum of reasons). Present whenever the provider's catalogue was read, also when its sync then failed. A skipped region record never removes that region's records, and a skipped entry that still names its instance type keeps that record's previous price and availability. More than 10% of the entries read skipped (over the provider or in one region) fails the provider with UPSTREAM_INVALID_DATA.",
       },
     ),
   ),
