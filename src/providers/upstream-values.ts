@@ -3,12 +3,7 @@
 // so one absurd value can neither reach the catalogue nor lose precision on its way to storage.
 import { Type } from 'typebox';
 import { decimalToMicros, MICROS_PER_DOLLAR } from '../catalog/money.js';
-import type {
-  InstanceOffer,
-  SkipCounts,
-  SkipReason,
-  UnreadableEntry,
-} from '../catalog/offers.js';
+import type { InstanceOffer, SkipCounts, SkipReason, UnreadableEntry } from '../catalog/offers.js';
 import type { RegionMapping } from './region-map.js';
 
 /** Longest instance-type or region id we accept; real ids are under 40 characters. */

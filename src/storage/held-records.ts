@@ -21,7 +21,9 @@ export function heldRecords(
   offers: readonly InstanceOffer[],
 ): HeldRecords {
   const listedIds = new Set(offers.map((offer) => offer.instanceId));
-  const listedPairs = new Set(offers.map((offer) => `${offer.regionCode}\u0000${offer.instanceId}`));
+  const listedPairs = new Set(
+    offers.map((offer) => `${offer.regionCode}\u0000${offer.instanceId}`),
+  );
   const everywhere = new Set<string>();
   const byRegion = new Map<string, Set<string>>();
   for (const entry of catalog.unreadableEntries ?? []) {
