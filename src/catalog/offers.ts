@@ -108,8 +108,8 @@ export interface ProviderCatalog {
    */
   readonly entriesSeen?: number;
   /**
-   * Per region of ours, where the adapter reads each region's entries apart (provider_c's region
-   * files): its skipped and seen entries, so one broken region trips the skipped-share rule
+   * Per region of ours, where the adapter reads each region's entries apart (an upstream with one
+   * file per region): its skipped and seen entries, so one broken region trips the skipped-share rule
    * even when the provider's other regions dilute it.
    */
   readonly regionEntries?: readonly RegionEntries[];
