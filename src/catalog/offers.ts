@@ -108,9 +108,9 @@ export interface ProviderCatalog {
    */
   readonly entriesSeen?: number;
   /**
-   * Per region of ours, where the adapter reads each region's entries apart (an upstream with one
-   * file per region): its skipped and seen entries, so one broken region trips the skipped-share rule
-   * even when the provider's other regions dilute it.
+   * Per region of ours, where the adapter reads each region's entries apart (an upstream with
+   * one file per region): its skipped and seen entries, so one broken region trips the
+   * skipped-share rule even when the provider's other regions dilute it.
    */
   readonly regionEntries?: readonly RegionEntries[];
   /**
