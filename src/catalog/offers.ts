@@ -68,6 +68,19 @@ export const SKIP_REASONS = [
 export type SkipReason = (typeof SKIP_REASONS)[number];
 export type SkipCounts = Partial<Record<SkipReason, number>>;
 
+/** One region's share of the entries a sync read (ProviderCatalog.regionEntries). */
+export interface RegionEntries {
+  readonly regionCode: string;
+  readonly skipped: number;
+  readonly seen: number;
+}
+
+/** An upstream entry that failed validation but names its instance type (and region). */
+export interface UnreadableEntry {
+  readonly instanceId: string;
+  readonly regionCode?: string;
+}
+
 /**
  * A provider's current catalogue for our regions, ready to apply in one transaction. It speaks
  * per region (see storage/catalog-apply.ts): the records of a region in `regionCodes` are replaced by
@@ -88,6 +101,25 @@ export interface ProviderCatalog {
   readonly skippedRecords: number;
   /** The skipped records by reason; the counts add up to `skippedRecords`. */
   readonly skippedReasons?: SkipCounts;
+  /**
+   * Upstream entries read that could have become records: the valid ones, the skipped ones and
+   * those left out on purpose (region records included where the upstream has them). The
+   * denominator of the skipped share (sync/skipped-guard.ts); absent: skipped plus offers.
+   */
+  readonly entriesSeen?: number;
+  /**
+   * Per region of ours, where the adapter reads each region's entries apart (an upstream with
+   * one file per region): its skipped and seen entries, so one broken region trips the
+   * skipped-share rule even when the provider's other regions dilute it.
+   */
+  readonly regionEntries?: readonly RegionEntries[];
+  /**
+   * Entries the upstream lists but that failed validation, whose instance id could still be
+   * read (D15 as issue 35 reads it): their stored records keep their previous state (price,
+   * availability, history) instead of being removed, because a record we could not read is not
+   * gone upstream. `regionCode` absent: the type's records in every region the catalogue covers.
+   */
+  readonly unreadableEntries?: readonly UnreadableEntry[];
   /**
    * Provenance of every price in it (D37). The sync always sets it (see sync/provenance.ts);
    * a catalogue without one is stored as observed when its sync started.

@@ -22,6 +22,12 @@ export interface ProviderHealth {
   regions_count: number;
   instances_count: number;
   error?: string;
+  /**
+   * Extension (issue 35 item 2): upstream records the latest sync skipped because they failed
+   * validation (their stored records kept their previous state); present when not 0, and then
+   * the provider is at best degraded, with `error` naming the count.
+   */
+  skipped_records?: number;
   /** Provenance of the listed figures (D37, D57); null before the first successful sync. */
   data_source: DataSourceHealth | null;
 }
@@ -108,7 +114,11 @@ export function formatSyncTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** D32: healthy if synced successfully under 24 h ago and the latest attempt succeeded. */
+/**
+ * D32: healthy if synced successfully under 24 h ago and the latest attempt succeeded. Extension
+ * (issue 35 item 2): a latest attempt that skipped upstream records is degraded too: part of
+ * the provider's catalogue is older than its last sync says.
+ */
 export function providerHealth(
   state: ProviderSyncState,
   now: number,
@@ -118,9 +128,10 @@ export function providerHealth(
   const lastSuccess = state.lastSuccessAt;
   const age = lastSuccess ? now - lastSuccess.getTime() : Infinity;
   const latestFailed = latest !== null && !latest.success;
+  const skipped = latest?.skippedRecords ?? 0;
   let status: HealthStatus;
   if (lastSuccess === null || age > 48 * HOUR_MS) status = 'unhealthy';
-  else if (age >= 24 * HOUR_MS || latestFailed) status = 'degraded';
+  else if (age >= 24 * HOUR_MS || latestFailed || skipped > 0) status = 'degraded';
   else status = 'healthy';
   const health: ProviderHealth = {
     name: state.provider,
@@ -131,9 +142,16 @@ export function providerHealth(
     instances_count: state.instancesCount,
     data_source: dataSourceHealth(state.provider, state.dataSource, now, staleDays),
   };
+  if (skipped > 0) health.skipped_records = skipped;
   if (latestFailed && latest.errorMessage) health.error = latest.errorMessage;
   else if (lastSuccess === null) health.error = 'never synchronised';
+  else if (skipped > 0) health.error = skippedMessage(skipped);
   return health;
+}
+
+function skippedMessage(count: number): string {
+  const records = count === 1 ? '1 upstream record' : `${count} upstream records`;
+  return `The last sync skipped ${records} that failed validation; their previous prices and availability are kept`;
 }
 
 function dataSourceHealth(

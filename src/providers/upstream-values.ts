@@ -3,7 +3,7 @@
 // so one absurd value can neither reach the catalogue nor lose precision on its way to storage.
 import { Type } from 'typebox';
 import { decimalToMicros, MICROS_PER_DOLLAR } from '../catalog/money.js';
-import type { SkipCounts, SkipReason } from '../catalog/offers.js';
+import type { InstanceOffer, SkipCounts, SkipReason, UnreadableEntry } from '../catalog/offers.js';
 import type { RegionMapping } from './region-map.js';
 
 /** Longest instance-type or region id we accept; real ids are under 40 characters. */
@@ -135,6 +135,18 @@ function claimedId(record: unknown): string | undefined {
   }
   const id: unknown = (record as { id: unknown }).id;
   return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * The unreadable entries of a catalogue whose records name every region by id only: each id in
+ * `ids` not listed by a valid record (the first of two records with one id lists it).
+ */
+export function unreadableEntries(
+  ids: ReadonlySet<string>,
+  offers: readonly InstanceOffer[],
+): UnreadableEntry[] {
+  const listed = new Set(offers.map((offer) => offer.instanceId));
+  return [...ids].filter((id) => !listed.has(id)).map((instanceId) => ({ instanceId }));
 }
 
 /** Skipped records counted by reason (offer.ts SkipReason). */

@@ -7,6 +7,7 @@ import type { CatalogDatabase } from './catalog-schema.js';
 import { upsertRegions } from './catalog-seed.js';
 import type { ApplyCounts, ApplyOptions, ApplyRun } from './catalog-store.js';
 import { upsertInstances, upsertPricing } from './catalog-upserts.js';
+import { heldRecords, notHeld } from './held-records.js';
 import { recordPriceChanges } from './history-apply.js';
 import { providerHasHistory, replayRecordings } from './recordings-replay.js';
 import { epochMs, insertSyncRun } from './sync-history.js';
@@ -19,7 +20,9 @@ import { enqueueCompletedSync } from './webhook-enqueue.js';
 // Region by region (issue 22 item 1): the records of a region the catalogue covers are replaced
 // by its offers, those of a region it names as gone are removed, and those of any other region
 // are left exactly as they were. A region whose upstream record failed to parse is in neither
-// list, so a malformed record never removes a region's records.
+// list, so a malformed record never removes a region's records. Within a covered region, the
+// records of an entry that failed validation but named its type are held as they were
+// (held-records.ts): only what the upstream no longer lists is removed.
 
 interface ApplyPlan {
   readonly regionCodes: readonly string[];
@@ -92,6 +95,7 @@ export async function applyCatalogInTransaction(
   // D37: when the prices were observed upstream; a catalogue without provenance was fetched
   // by this run.
   const observedAt = epochMs(catalog.dataSource?.observedAt ?? run.startedAt, 'observedAt');
+  const held = heldRecords(catalog, plan.offers);
 
   // Mark everything in the covered and gone regions unavailable, then the upserts below mark
   // what the catalogue holds available again: what is left at 0 vanished upstream (D15). Being
@@ -101,6 +105,7 @@ export async function applyCatalogInTransaction(
     .updateTable('pricing')
     .set({ available: 0, updated_at: updatedAt })
     .where('available', '=', sql.lit(1))
+    .where((eb) => notHeld(eb, catalog.provider, held))
     .where((eb) =>
       scope.length === 0
         ? sql<boolean>`1 = 0`
@@ -126,7 +131,8 @@ export async function applyCatalogInTransaction(
   if (provider === undefined) {
     throw new Error(`provider ${catalog.provider} is not seeded; run migrate() first`);
   }
-  // The provider's records in the regions left alone: still available, untouched.
+  // The provider's records in the regions left alone, and its held ones: still available,
+  // untouched.
   const kept = await trx
     .selectFrom('pricing as p')
     .innerJoin('regions as r', 'r.id', 'p.region_id')

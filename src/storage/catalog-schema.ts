@@ -89,6 +89,8 @@ export interface SyncRunsTable {
   readonly source_observed_at: Generated<number | null>;
   /** Short text naming the upstream and the recording. */
   readonly source_text: Generated<string | null>;
+  /** Upstream records the run skipped for failing validation (migration 009); 0 before it. */
+  readonly skipped_records: Generated<number>;
   /**
    * The catalogue version a successful run's apply committed (migration 006): commit order, so
    * the change feed pages by it. 0 for runs applied before the migration; null for failed runs.

@@ -30,6 +30,11 @@ export interface SyncRunRecord {
   readonly errorMessage: string | null;
   /** What a successful run applied (D37); null for failed runs and runs from before it. */
   readonly dataSource?: DataSource | null;
+  /**
+   * Upstream records the run skipped because they failed validation (issue 35 item 2; migration
+   * 009): /health reports a provider whose last run skipped any as degraded. Absent: 0.
+   */
+  readonly skippedRecords?: number;
 }
 
 /** A run of the sync history with its row id, which grows with every run recorded. */

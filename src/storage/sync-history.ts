@@ -36,6 +36,7 @@ export async function insertSyncRun(db: Executor, run: SyncRunRecord): Promise<n
       source_observed_at:
         run.dataSource == null ? null : epochMs(run.dataSource.observedAt, 'observedAt'),
       source_text: run.dataSource?.source ?? null,
+      skipped_records: run.skippedRecords ?? 0,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -73,6 +74,8 @@ function toSyncRunRecord(row: Selectable<SyncRunsTable>): SyncRunRecord {
     errorCode: row.error_code,
     errorMessage: row.error_message,
     dataSource: toDataSource(row),
+    // Absent means 0, as SyncRunRecord documents: runs that skipped nothing read as before.
+    ...(Number(row.skipped_records) > 0 ? { skippedRecords: Number(row.skipped_records) } : {}),
   };
 }
 

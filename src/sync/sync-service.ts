@@ -6,6 +6,7 @@ import type { InvalidationBus } from '../infra/invalidation-bus.js';
 import { noopMetrics, type Metrics } from '../observability/metrics.js';
 import type { CatalogStore, SyncRunRecord } from '../storage/catalog-store.js';
 import { checkCatalogChange } from './catalog-guard.js';
+import { checkSkippedShare } from './skipped-guard.js';
 import type { ProviderAdapter, ProviderCatalog, SkipCounts } from '../catalog/offers.js';
 import { UpstreamError } from './upstream/upstream-error.js';
 
@@ -168,6 +169,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
           counts: { regions: 0, instances: 0, pricing: 0 },
           errorCode: code,
           errorMessage: message,
+          skippedRecords: skipped?.count ?? 0,
         })
         .catch((recordError: unknown) =>
           deps.log.error({ err: recordError }, 'could not record failed sync'),
@@ -217,13 +219,20 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
           if (adapter === undefined) throw new Error(`no adapter for provider ${provider}`);
           const fetched = await adapter.fetchCatalog(AbortSignal.any([signal, held]));
           noteSkipped(fetched);
+          checkSkippedShare(fetched);
           const catalog = await withFirstFillRecordings(deps.store, fetched, held, signal);
           // One instant for the whole sync: the run's completed_at (health last_sync), its
           // history periods, feed items and events, and the report's completed_at.
           const completedAt = new Date();
           const applied = await deps.store.applyProviderCatalog(
             catalog,
-            { syncId, provider, startedAt: started, completedAt },
+            {
+              syncId,
+              provider,
+              startedAt: started,
+              completedAt,
+              skippedRecords: fetched.skippedRecords,
+            },
             {
               check: (change) => checkCatalogChange(provider, change, force),
               held,

@@ -258,6 +258,38 @@ describe('GET /health', () => {
     expect(byName(recovered.body, 'provider_b')).not.toHaveProperty('error');
   });
 
+  it('marks a provider degraded when its latest sync skipped records, naming the count (issue 35)', async () => {
+    const t = await newApp();
+    const now = Date.now();
+    for (const provider of ['provider_a', 'provider_b', 'provider_c'] as const) {
+      await succeededAt(t, provider, now - 2 * HOUR);
+    }
+    await t.services.store.applyProviderCatalog(catalog('provider_c'), {
+      syncId: `sync_${now - HOUR}_skipped00000`,
+      provider: 'provider_c',
+      startedAt: new Date(now - HOUR - 1000),
+      completedAt: new Date(now - HOUR),
+      skippedRecords: 7,
+    });
+    const skipped = await health(t);
+    expect(skipped.status).toBe(503);
+    expect(skipped.body.status).toBe('degraded');
+    expect(byName(skipped.body, 'provider_c')).toMatchObject({
+      status: 'degraded',
+      sync_status: 'success',
+      skipped_records: 7,
+      error:
+        'The last sync skipped 7 upstream records that failed validation; their previous prices and availability are kept',
+    });
+    expect(skipped.body.summary.healthy_providers).toBe(2);
+
+    await succeededAt(t, 'provider_c', now - MINUTE);
+    const clean = byName((await health(t)).body, 'provider_c');
+    expect(clean.status).toBe('healthy');
+    expect(clean).not.toHaveProperty('skipped_records');
+    expect(clean).not.toHaveProperty('error');
+  });
+
   it('keeps a provider that only ever failed unhealthy, with its error and no last_sync', async () => {
     const t = await newApp();
     const now = Date.now();

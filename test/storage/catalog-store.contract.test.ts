@@ -8,6 +8,7 @@ import { lockContract } from './contract/lock-contract.js';
 import { priceHistoryContract } from './contract/price-history-contract.js';
 import { queryContract } from './contract/query-contract.js';
 import { useFreshStore } from './contract/store-context.js';
+import { unreadableContract } from './contract/unreadable-contract.js';
 
 for (const backend of await storeBackends()) {
   describeStoreBackend('CatalogStore contract', backend, () => {
@@ -17,5 +18,6 @@ for (const backend of await storeBackends()) {
     applyContract(ctx);
     lockContract(ctx);
     priceHistoryContract(ctx);
+    unreadableContract(ctx);
   });
 }

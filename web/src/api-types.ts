@@ -694,6 +694,8 @@ export interface operations {
                 regions_count: number;
                 instances_count: number;
                 error?: string;
+                /** @description Extension (issue 35): upstream records the latest sync of this provider skipped because they failed validation (present only when not 0). Their stored records kept their previous price and availability; the provider is then at best `degraded`, and `error` names the count. */
+                skipped_records?: number;
                 /**
                  * @description Extension (D37): where the listed figures come from: `snapshot` (a bundled or refreshed snapshot: observed_at is when its figures were recorded upstream, source names the recording, and says which availability is inferred) or `live` (observed_at is when the sync fetched them). null before the first successful sync.
                  * @example {
@@ -969,6 +971,8 @@ export interface operations {
                     regions_count: number;
                     instances_count: number;
                     error?: string;
+                    /** @description Extension (issue 35): upstream records the latest sync of this provider skipped because they failed validation (present only when not 0). Their stored records kept their previous price and availability; the provider is then at best `degraded`, and `error` names the count. */
+                    skipped_records?: number;
                     /**
                      * @description Extension (D37): where the listed figures come from: `snapshot` (a bundled or refreshed snapshot: observed_at is when its figures were recorded upstream, source names the recording, and says which availability is inferred) or `live` (observed_at is when the sync fetched them). null before the first successful sync.
                      * @example {
@@ -2412,7 +2416,7 @@ export interface operations {
                   code: string;
                   message: string;
                 };
-                /** @description Extension: upstream records this sync skipped because they failed validation (count = the sum of reasons). Present whenever the provider's catalogue was read, also when its sync then failed. A skipped region record never removes that region's records: they are kept as they were. */
+                /** @description Extension: upstream records this sync skipped because they failed validation (count = the sum of reasons). Present whenever the provider's catalogue was read, also when its sync then failed. A skipped region record never removes that region's records, and a skipped entry that still names its instance type keeps that record's previous price and availability. More than 10% of the entries read skipped (over the provider or in one region) fails the provider with UPSTREAM_INVALID_DATA. */
                 skipped_records?: {
                   count: number;
                   /** @description Counts by reason, only reasons that occurred: invalid_region (a region record failed its schema), invalid_type (an instance type, plan or product record failed its schema or holds an unusable figure), duplicate (a second record with an id already read), unclassified (a type whose class or family is unknown), unusable_price (no usable price in one of our regions). */

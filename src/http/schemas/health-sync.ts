@@ -70,6 +70,13 @@ export const HealthResponse = Type.Object({
         regions_count: Type.Integer(),
         instances_count: Type.Integer(),
         error: Type.Optional(Type.String()),
+        skipped_records: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            description:
+              'Extension (issue 35): upstream records the latest sync of this provider skipped because they failed validation (present only when not 0). Their stored records kept their previous price and availability; the provider is then at best `degraded`, and `error` names the count.',
+          }),
+        ),
         data_source: Type.Union(
           [
             Type.Object({
@@ -224,7 +231,7 @@ export const ProviderSyncResult = Type.Object({
       },
       {
         description:
-          "Extension: upstream records this sync skipped because they failed validation (count = the sum of reasons). Present whenever the provider's catalogue was read, also when its sync then failed. A skipped region record never removes that region's records: they are kept as they were.",
+          "Extension: upstream records this sync skipped because they failed validation (count = the sum of reasons). Present whenever the provider's catalogue was read, also when its sync then failed. A skipped region record never removes that region's records, and a skipped entry that still names its instance type keeps that record's previous price and availability. More than 10% of the entries read skipped (over the provider or in one region) fails the provider with UPSTREAM_INVALID_DATA.",
       },
     ),
   ),

@@ -20,6 +20,7 @@ import {
   priceToMicros,
   scaleTo,
   SkipTally,
+  unreadableEntries,
   validRecords,
 } from '../upstream-values.js';
 import {
@@ -106,6 +107,9 @@ export function parseProviderACatalog(
 
   const offers: InstanceOffer[] = [];
   const skipped = new SkipTally();
+  // Records that failed validation but name their id: their stored records are kept as they
+  // were in every region (ProviderCatalog.unreadableEntries), never removed.
+  const unreadable = new Set(types.invalidIds);
   skipped.add('invalid_region', regions.invalid);
   skipped.add('invalid_type', types.invalid);
   skipped.add('duplicate', regions.duplicates + types.duplicates);
@@ -114,6 +118,7 @@ export function parseProviderACatalog(
     if (classification.kind === 'excluded') continue;
     if (classification.kind === 'unknown') {
       skipped.add('unclassified');
+      unreadable.add(type.id);
       continue;
     }
     const needed = requiredCapabilities(type.class, type.gpus);
@@ -144,7 +149,10 @@ export function parseProviderACatalog(
       });
     }
     if (priced) offers.push(...typeOffers);
-    else skipped.add('unusable_price');
+    else {
+      skipped.add('unusable_price');
+      unreadable.add(type.id);
+    }
   }
 
   // A region-specific price names a region: one that has it is not gone, whatever /regions says.
@@ -158,5 +166,7 @@ export function parseProviderACatalog(
     offers,
     skippedRecords: skipped.total,
     skippedReasons: skipped.counts,
+    entriesSeen: regionRecords.length + typeRecords.length,
+    unreadableEntries: unreadableEntries(unreadable, offers),
   };
 }

@@ -25,6 +25,7 @@ import {
   priceToMicros,
   scaleTo,
   SkipTally,
+  unreadableEntries,
   validRecords,
 } from '../upstream-values.js';
 import { classifyVultrPlan } from './classify.js';
@@ -123,6 +124,9 @@ export function parseProviderBCatalog(
   const reported = regionMap.filter((mapping) => regions.byId.has(mapping.upstreamId));
   const offers: InstanceOffer[] = [];
   const skipped = new SkipTally();
+  // Records that failed validation but name their id: their stored records are kept as they
+  // were in every region (ProviderCatalog.unreadableEntries), never removed.
+  const unreadable = new Set(plans.invalidIds);
   skipped.add('invalid_region', regions.invalid);
   skipped.add('invalid_type', plans.invalid);
   skipped.add('duplicate', regions.duplicates + plans.duplicates);
@@ -132,6 +136,7 @@ export function parseProviderBCatalog(
     if (classification.kind === 'excluded') continue;
     if (classification.kind === 'invalid') {
       skipped.add('unclassified');
+      unreadable.add(plan.id);
       continue;
     }
     const locations = new Set(plan.locations);
@@ -162,7 +167,10 @@ export function parseProviderBCatalog(
       });
     }
     if (priced) offers.push(...planOffers);
-    else skipped.add('unusable_price');
+    else {
+      skipped.add('unusable_price');
+      unreadable.add(plan.id);
+    }
   }
 
   // A plan sold in a region names it: that region is not gone, whatever /regions says.
@@ -174,5 +182,7 @@ export function parseProviderBCatalog(
     offers,
     skippedRecords: skipped.total,
     skippedReasons: skipped.counts,
+    entriesSeen: regionRecords.length + planRecords.length,
+    unreadableEntries: unreadableEntries(unreadable, offers),
   };
 }

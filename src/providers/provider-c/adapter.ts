@@ -1,7 +1,13 @@
 // provider_c's ProviderAdapter (AWS Price List Bulk, EC2 offer files): the index chain
 // (fetch.ts), one streamed region file at a time through the worker scanner
 // (region-file-worker.ts), then the pure mapping (parse.ts).
-import type { InstanceOffer, ProviderAdapter, ProviderCatalog } from '../../catalog/offers.js';
+import type {
+  InstanceOffer,
+  ProviderAdapter,
+  ProviderCatalog,
+  RegionEntries,
+  UnreadableEntry,
+} from '../../catalog/offers.js';
 import type { UpstreamClient } from '../../sync/upstream/upstream-client.js';
 import { UpstreamError } from '../../sync/upstream/upstream-error.js';
 import { resolveRegionMap, type RegionMapOverrides } from '../region-map.js';
@@ -50,6 +56,8 @@ export function createProviderCAdapter(options: ProviderCAdapterOptions): Provid
       const refs = await fetchRegionFileRefs(options.client, regionMap, signal);
       const offers: InstanceOffer[] = [];
       const skipped = new SkipTally();
+      const regionEntries: RegionEntries[] = [];
+      const unreadable: UnreadableEntry[] = [];
       for (const ref of refs) {
         const scan = await scanRegionFile(options.client, ref, scanOptions, signal);
         const what = `provider_c GET ${ref.path}`;
@@ -76,6 +84,16 @@ export function createProviderCAdapter(options: ProviderCAdapterOptions): Provid
         for (const offer of mapped.offers) offers.push(withAwsMachineFacts(offer));
         skipped.add('invalid_type', mapped.invalid + scan.invalidProducts);
         skipped.add('duplicate', mapped.duplicates);
+        // Seen: every product that could have been ours (kept by the filter, or of our shape
+        // but invalid); skipped: the invalid and duplicate ones among them.
+        regionEntries.push({
+          regionCode: ref.regionCode,
+          skipped: mapped.invalid + scan.invalidProducts + mapped.duplicates,
+          seen: scan.products.length + scan.invalidProducts,
+        });
+        for (const instanceId of mapped.invalidTypes) {
+          unreadable.push({ instanceId, regionCode: ref.regionCode });
+        }
       }
       // The region index is provider_c's region list and a region's offers come only from
       // the file it names: a region of ours the index does not list is gone upstream (its
@@ -88,6 +106,9 @@ export function createProviderCAdapter(options: ProviderCAdapterOptions): Provid
         offers,
         skippedRecords: skipped.total,
         skippedReasons: skipped.counts,
+        entriesSeen: regionEntries.reduce((sum, region) => sum + region.seen, 0),
+        regionEntries,
+        unreadableEntries: unreadable,
       };
     },
   };

@@ -247,29 +247,39 @@ describe('mapProviderCOffers', () => {
     ['an exponent', ['1e-3']],
     ['a negative price', ['-0.1']],
     ['an absurd price', ['20000.0']],
-  ])('skips and counts a product with %s', (_name, prices) => {
+  ])('skips and counts a product with %s, naming its type as unreadable', (_name, prices) => {
     expect(mapProviderCOffers([kept('A', {}, prices)], REGION)).toEqual({
       offers: [],
       invalid: 1,
+      invalidTypes: ['m5.large'],
       duplicates: 0,
     });
   });
 
   it.each([
-    ['an unknown memory text', { memory: 'NA' }],
-    ['a missing vCPU', { vcpu: undefined }],
-    ['an unknown storage text', { storage: 'plenty' }],
-    ['an unknown network text', { networkPerformance: 'NA' }],
-    ['an unknown family', { instanceFamily: 'Quantum' }],
-    ['a bad GPU count', { gpu: 'one' }],
-    ['a malformed instance type', { instanceType: 'M5 Large' }],
-    ['a missing instance type', { instanceType: undefined }],
-  ])('skips and counts a product with %s', (_name, attributes) => {
+    ['an unknown memory text', { memory: 'NA' }, ['m5.large']],
+    ['a missing vCPU', { vcpu: undefined }, ['m5.large']],
+    ['an unknown storage text', { storage: 'plenty' }, ['m5.large']],
+    ['an unknown network text', { networkPerformance: 'NA' }, ['m5.large']],
+    ['an unknown family', { instanceFamily: 'Quantum' }, ['m5.large']],
+    ['a bad GPU count', { gpu: 'one' }, ['m5.large']],
+    ['a malformed instance type', { instanceType: 'M5 Large' }, []],
+    ['a missing instance type', { instanceType: undefined }, []],
+  ])('skips and counts a product with %s', (_name, attributes, invalidTypes) => {
     expect(mapProviderCOffers([kept('A', attributes)], REGION)).toEqual({
       offers: [],
       invalid: 1,
+      invalidTypes,
       duplicates: 0,
     });
+  });
+
+  it('does not name a type unreadable when another SKU of the file lists it', () => {
+    const bad = kept('AAAA', {}, ['1e-3']);
+    const good = kept('BBBB', {}, ['0.1000000000']);
+    const mapped = mapProviderCOffers([bad, good], REGION);
+    expect(mapped.offers.map((o) => o.instanceId)).toEqual(['m5.large']);
+    expect([mapped.invalid, mapped.invalidTypes]).toEqual([1, []]);
   });
 
   it('leaves accelerator families out without counting them as skipped', () => {
@@ -277,7 +287,12 @@ describe('mapProviderCOffers', () => {
       instanceType: 'inf2.xlarge',
       instanceFamily: 'Machine Learning ASIC Instances',
     });
-    expect(mapProviderCOffers([inf2], REGION)).toEqual({ offers: [], invalid: 0, duplicates: 0 });
+    expect(mapProviderCOffers([inf2], REGION)).toEqual({
+      offers: [],
+      invalid: 0,
+      invalidTypes: [],
+      duplicates: 0,
+    });
   });
 
   it('lists a GPU type with its model and the gpu family', () => {

@@ -38,6 +38,11 @@ export interface RegionOffers {
   readonly offers: InstanceOffer[];
   /** Kept products that failed validation (bad specs, no or bad price). */
   readonly invalid: number;
+  /**
+   * The instance types of those invalid products whose type itself was readable, sorted: their
+   * stored records keep their previous state (ProviderCatalog.unreadableEntries).
+   */
+  readonly invalidTypes: readonly string[];
   /** Kept products of a type already listed (a second SKU of one type). */
   readonly duplicates: number;
   /**
@@ -86,7 +91,7 @@ function reservedOptions(product: KeptProduct): {
 type Mapped =
   | { kind: 'offer'; offer: InstanceOffer; refusedOptions: number }
   | { kind: 'excluded' }
-  | { kind: 'invalid' };
+  | { kind: 'invalid'; instanceType?: string };
 
 function mapProduct(product: KeptProduct, regionCode: string): Mapped {
   const a = product.attributes;
@@ -98,11 +103,13 @@ function mapProduct(product: KeptProduct, regionCode: string): Mapped {
   ) {
     return { kind: 'invalid' };
   }
+  // From here on the record names its type: a failure keeps that type's stored record.
+  const invalid = { kind: 'invalid', instanceType } as const;
   const gpuCount = parseGpuCount(a.gpu);
-  if (gpuCount === null) return { kind: 'invalid' };
+  if (gpuCount === null) return invalid;
   const classification = classifyInstanceFamily(a.instanceFamily, gpuCount);
   if (classification.kind === 'excluded') return { kind: 'excluded' };
-  if (classification.kind === 'unknown') return { kind: 'invalid' };
+  if (classification.kind === 'unknown') return invalid;
   const vcpu = parseVcpu(a.vcpu);
   const memoryMb = parseMemoryMb(a.memory);
   const storageGb = parseStorageGb(a.storage);
@@ -118,7 +125,7 @@ function mapProduct(product: KeptProduct, regionCode: string): Mapped {
     networkSpeedGbps === null ||
     hourly === null
   ) {
-    return { kind: 'invalid' };
+    return invalid;
   }
   const reserved = reservedOptions(product);
   return {
@@ -159,6 +166,7 @@ export function mapProviderCOffers(
   const bySku = [...products].sort((x, y) => (x.sku < y.sku ? -1 : x.sku > y.sku ? 1 : 0));
   const offers = new Map<string, InstanceOffer>();
   let invalid = 0;
+  const invalidTypes = new Set<string>();
   let duplicates = 0;
   let invalidOptionPrices = 0;
   for (const product of bySku) {
@@ -166,6 +174,7 @@ export function mapProviderCOffers(
     if (mapped.kind === 'excluded') continue;
     if (mapped.kind === 'invalid') {
       invalid += 1;
+      if (mapped.instanceType !== undefined) invalidTypes.add(mapped.instanceType);
       continue;
     }
     if (offers.has(mapped.offer.instanceId)) {
@@ -181,6 +190,8 @@ export function mapProviderCOffers(
   return {
     offers: sorted,
     invalid,
+    // A type listed by another SKU of the file is not unreadable: its offer replaces the record.
+    invalidTypes: [...invalidTypes].filter((type) => !offers.has(type)).sort(),
     duplicates,
     ...(invalidOptionPrices > 0 ? { invalidOptionPrices } : {}),
   };

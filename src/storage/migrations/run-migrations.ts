@@ -11,6 +11,7 @@ import { webhooksMigration } from './005-webhooks.js';
 import { syncOrderAndLocksMigration } from './006-sync-order-and-locks.js';
 import { webhookEventsMigration } from './007-webhook-events.js';
 import { machineFactsMigration } from './008-machine-facts.js';
+import { skippedRecordsMigration } from './009-skipped-records.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -27,6 +28,7 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
     '006-sync-order-and-locks': syncOrderAndLocksMigration,
     '007-webhook-events': webhookEventsMigration(caps),
     '008-machine-facts': machineFactsMigration,
+    '009-skipped-records': skippedRecordsMigration,
   };
 }
 
