@@ -13,6 +13,7 @@ interface Row {
   id: number;
   instance_id: string;
   provider: { name: string };
+  region: { region_name: string };
   pricing: { monthly_price: number; observed_at: string };
 }
 interface InstancesAnswer {
@@ -23,6 +24,10 @@ interface Health {
 }
 
 const skip = chromiumMissing();
+
+interface Labelled {
+  getAttribute(name: string): string | null;
+}
 
 interface Box {
   getBoundingClientRect(): { left: number; right: number; width: number };
@@ -259,6 +264,32 @@ describe.skipIf(skip !== undefined)('layout and controls (issue 24)', { timeout:
     const table = page.locator('table.data tbody tr').first();
     await table.waitFor();
     expect(await checkAtEveryWidth(page, 'layout-compare', () => table.waitFor())).toEqual([]);
+  });
+
+  it('compare on a phone: no sideways scrolling, every value on screen and named by its record', async () => {
+    const { page, id } = await keyedPage('/ui/');
+    const answer = await api<InstancesAnswer>('/instances?limit=3', id);
+    const ids = answer.data.instances.map((r) => r.id);
+    await page.goto(`${session.server().url}/ui/?view=compare&ids=${ids.join(',')}`);
+    await page.locator('table.data tbody tr').first().waitFor();
+    await page.setViewportSize({ width: 375, height: 812 });
+    expect(await tableOverflow(page)).toBe(0);
+    expect(
+      await page.evaluate<number>(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      ),
+    ).toBe(0);
+    // The monthly price of each record: on screen, after its record's name.
+    const monthly = page.locator('table.compare tbody tr', { hasText: 'Monthly price' });
+    expect(await withinWidth(page, 'table.compare tbody tr td')).not.toContain(false);
+    const labels = await monthly
+      .locator('td')
+      .evaluateAll((cells) =>
+        cells.map((c) => (c as unknown as Labelled).getAttribute('data-label')),
+      );
+    expect(labels).toEqual(
+      answer.data.instances.map((r) => `${r.instance_id} · ${r.region.region_name}`),
+    );
   });
 
   /** The suite's browser, reached through a page of the session (for a context with no key). */

@@ -294,6 +294,8 @@ export function CompareView({ params }: { params: URLSearchParams }) {
                     {records.map((r) => (
                       <td
                         key={r.id}
+                        // On a phone each attribute is a card and each value names its record.
+                        data-label={`${r.instance_id} · ${r.region.region_name}`}
                         class={
                           a.numeric === true || typeof a.value(r) === 'number' ? 'num' : undefined
                         }
