@@ -22,7 +22,11 @@ interface Row {
   };
 }
 interface InstancesAnswer {
-  data: { instances: Row[]; pagination: { total: number } };
+  data: {
+    instances: Row[];
+    pagination: { total: number };
+    metadata: { exchange_rate?: { rate: number; as_of: string } };
+  };
 }
 interface ChangesAnswer {
   data: {
@@ -284,6 +288,25 @@ describe.skipIf(skip !== undefined)(
           1,
         );
       }
+    });
+
+    it('instance page and Compare in another currency say at which rate, from where, of when', async () => {
+      const { page, id } = await keyedPage('/ui/');
+      const answer = await json<InstancesAnswer>('/instances?limit=2&currency=JPY', id);
+      const rate = answer.data.metadata.exchange_rate!;
+      const [a, b] = answer.data.instances as [Row, Row];
+      await page.goto(`${session.server().url}/ui/?view=instance&id=${a.id}&currency=JPY`);
+      const note = page.locator('p.rate-note');
+      await note.waitFor();
+      expect(await note.textContent()).toContain(`the rate of ${rate.as_of}`);
+      expect(await note.textContent()).toMatch(/^Prices converted from USD at 1 USD = [\d.,]+ JPY/);
+      await page.goto(`${session.server().url}/ui/?view=compare&ids=${a.id},${b.id}&currency=JPY`);
+      await note.waitFor();
+      expect(await note.textContent()).toContain(`the rate of ${rate.as_of}`);
+      // In USD nothing is converted, and nothing is said.
+      await page.goto(`${session.server().url}/ui/?view=compare&ids=${a.id},${b.id}`);
+      await page.locator('table.compare tbody tr').first().waitFor();
+      expect(await note.count()).toBe(0);
     });
 
     it('instance page: an unknown id says so', async () => {

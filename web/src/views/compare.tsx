@@ -8,6 +8,7 @@ import { gib, money, percent } from '../format';
 import type { HistoryData, InstanceRecord } from '../model';
 import { navigate } from '../url-state';
 import { useApiEach } from '../use-api';
+import { RateNote } from '../rate-note';
 import { regionText, nameText } from './instance-columns';
 import { displayOf } from './instances';
 import { day, daysBetween, ObservedText, useSources, type Sources } from '../provenance';
@@ -312,6 +313,12 @@ export function CompareView({ params }: { params: URLSearchParams }) {
           {base === undefined && records.length > 1 && (
             <p class="small">Set a baseline to see every other record in percent up or down.</p>
           )}
+          <RateNote
+            rate={results
+              .map((r) => ('data' in r ? r.data.metadata?.exchange_rate : undefined))
+              .find(Boolean)}
+            observed={records.map((r) => r.pricing.observed_at)}
+          />
         </>
       )}
     </section>

@@ -17,6 +17,7 @@ import { useApi } from '../use-api';
 import { nameText, regionText } from './instance-columns';
 import { displayOf } from './instances';
 import { PriceChart } from './price-chart';
+import { RateNote } from '../rate-note';
 import { day, ObservedText, useSources } from '../provenance';
 
 /** /instances memory bounds around this record's memory, `slack` either side (GiB, 3 decimals). */
@@ -75,6 +76,10 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
             observedAt={record.pricing.observed_at}
           />
           <HistoryTable data={history.data} currency={currency} />
+          <RateNote
+            rate={history.data.metadata?.exchange_rate}
+            observed={[record.pricing.observed_at]}
+          />
           <h2 id="similar-title">Similar types</h2>
           <Similar record={record} currency={currency} keep={keep} />
         </>
