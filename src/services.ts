@@ -131,6 +131,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     store,
     infra,
     counters: infra.counters,
+    limiterWatch: components.watch('rate_limiter'),
     listing,
     catalog,
     sync,
