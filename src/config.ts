@@ -71,6 +71,11 @@ export interface Config {
   readonly catalogVersionPollMs: number;
   /** Most rate-limit counters the memory store holds; a new client beyond it gets 503. */
   readonly rateLimitMaxCounters: number;
+  /**
+   * Most counters of requests without a valid key the memory store holds, in a table of their
+   * own so a flood of them cannot fill the valid clients' table (issue 35).
+   */
+  readonly rateLimitMaxAuthFailureCounters: number;
   readonly upstream: {
     readonly connectTimeoutMs: number;
     readonly firstByteTimeoutMs: number;
@@ -331,6 +336,13 @@ export function loadConfig(
     cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
     catalogVersionPollMs: duration(env, 'CATALOG_VERSION_POLL', 1_000),
     rateLimitMaxCounters: integer(env, 'RATE_LIMIT_MAX_COUNTERS', 250_000, 1_000, 10_000_000),
+    rateLimitMaxAuthFailureCounters: integer(
+      env,
+      'RATE_LIMIT_MAX_AUTH_FAILURE_COUNTERS',
+      100_000,
+      1_000,
+      10_000_000,
+    ),
     upstream: {
       connectTimeoutMs: duration(env, 'UPSTREAM_CONNECT_TIMEOUT', 5_000),
       firstByteTimeoutMs: duration(env, 'UPSTREAM_FIRST_BYTE_TIMEOUT', 15_000),
