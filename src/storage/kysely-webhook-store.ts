@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { CatalogDatabase } from './catalog-schema.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
-import { dueDeliveries } from './webhook-due.js';
+import { dueDeliveries, planClaims, targetStates } from './webhook-due.js';
 import { toDelivery, toWebhook } from './webhook-rows.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -84,30 +84,27 @@ export function createWebhookStore(
     },
 
     async claimDue(owner, now, leaseMs, limit, fairness) {
-      const claim = async (ids: ReturnType<typeof dueIds>) =>
+      const claim = async (n: number, webhookId?: string) =>
         await db()
           .updateTable('webhook_deliveries')
           .set({ lease_owner: owner, lease_until: now + leaseMs })
-          .where('id', 'in', ids)
+          .where('id', 'in', caps.lockSkippingLocked(dueDeliveries(db(), now, n, webhookId)))
           // Checked again on the row itself: on PostgreSQL a concurrent claimer's update is
           // waited for and then seen, so a row is never claimed twice.
           .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
           .returningAll()
           .execute();
-      const dueIds = (n: number, tier?: { failing: boolean; perTarget: number }) =>
-        caps.lockSkippingLocked(dueDeliveries(db(), now, n, tier));
-      let claimed;
+      const claimed: { row: Awaited<ReturnType<typeof claim>>[number]; failing: boolean }[] = [];
       if (fairness === undefined) {
-        claimed = (await claim(dueIds(limit))).map((row) => ({ row, failing: false }));
+        for (const row of await claim(limit)) claimed.push({ row, failing: false });
       } else {
-        const perTarget = Math.max(1, fairness.perTarget);
-        const healthy = await claim(dueIds(limit, { failing: false, perTarget }));
-        const room = Math.min(fairness.failing, limit - healthy.length);
-        const failing = room > 0 ? await claim(dueIds(room, { failing: true, perTarget })) : [];
-        claimed = [
-          ...healthy.map((row) => ({ row, failing: false })),
-          ...failing.map((row) => ({ row, failing: true })),
-        ];
+        // A target's state can change between the read and the claims (another replica); a
+        // claim then takes fewer, and the cap per target may be passed by as many claims as
+        // run at once: bounded, and put right as those attempts end.
+        const plan = planClaims(await targetStates(db(), now), limit, fairness);
+        for (const { webhookId, count, failing } of plan) {
+          for (const row of await claim(count, webhookId)) claimed.push({ row, failing });
+        }
       }
       if (claimed.length === 0) return [];
       const hooks = await db()
