@@ -59,7 +59,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   await store.migrate();
   const infra = createInfra(config.redisUrl, {
     maxMemoryCounters: config.rateLimitMaxCounters,
-    maxMemoryAuthFailureCounters: config.rateLimitMaxAuthFailureCounters,
+    maxMemoryUntrustedCounters: config.rateLimitMaxUnauthenticatedCounters,
     watch: {
       counters: components.watch('rate_limiter'),
       bus: components.watch('invalidation_bus'),
@@ -132,7 +132,6 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     store,
     infra,
     counters: infra.counters,
-    authFailureCounters: infra.authFailureCounters,
     limiterWatch: components.watch('rate_limiter'),
     listing,
     catalog,

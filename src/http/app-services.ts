@@ -19,8 +19,6 @@ export interface AppServices {
   readonly apiKeyDigests: readonly KeyDigest[];
   readonly store: CatalogStore;
   readonly counters: CounterStore;
-  /** Counts requests without a valid key, apart from `counters` in memory (src/infra/create-infra.ts). */
-  readonly authFailureCounters: CounterStore;
   /**
    * Told when the rate limiter's counter store fails a request and when it answers one again
    * (the `rate_limiter` component, src/health/component-states.ts): it logs once per change of

@@ -98,10 +98,6 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   const clientAddress = createClientAddressResolver(config.clientIpHeader);
   const verifyKey = createApiKeyVerifier(services.apiKeyDigests);
   const consume = createRateLimiter(services.counters, services.now);
-  // Requests without a valid key are counted apart (issue 35): in memory a flood of them, from
-  // ever new addresses, fills a table of its own and never the one valid clients are counted in.
-  const consumeUnauthenticated = createRateLimiter(services.authFailureCounters, services.now);
-  type Consume = typeof consume;
   app.decorateRequest('routeTraits', null);
 
   // Whether the last request the counter store failed (issue 35): the watch hears only changes,
@@ -115,10 +111,10 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     scope: string,
     client: string,
     limit: number,
-    counter: Consume = consume,
+    untrusted = false,
   ): Promise<RateDecision> {
     try {
-      const decision = await counter(scope, client, limit);
+      const decision = await consume(scope, client, limit, untrusted);
       if (limiterFailing) {
         limiterFailing = false;
         services.limiterWatch.recovered('requests');
@@ -157,10 +153,10 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     scope: string,
     limit: number,
     client: string = clientAddress(request),
-    counter: Consume = consume,
+    untrusted = false,
   ): Promise<void> => {
     const route = request.routeTraits ?? routeTraitsOf(request);
-    const decision = await rateLimit(route, scope, client, limit, counter);
+    const decision = await rateLimit(route, scope, client, limit, untrusted);
     reply.headers(rateLimitHeaders(decision));
     if (!decision.allowed) {
       metrics.rateLimitRejected(scope, 'route');
@@ -186,18 +182,18 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     if (route.public) return undefined;
 
     // 2. Rate limit, answered before authentication so key guessing is throttled too. The key
-    // is checked first only to choose the table the request is counted in (issue 35); a
+    // is checked first only to say whether the request may create a counter in the room kept
+    // for the valid path (issue 35); the count is the address's one count either way, and a
     // request over its limit gets 429 whether its key is valid or not.
     const client = clientAddress(request);
     const authenticated = verifyKey(apiKeyOf(request.headers, route.label === '/mcp'));
-    const counter = authenticated ? consume : consumeUnauthenticated;
     if (route.rateLimit !== undefined) {
-      await charge(request, reply, route.scope, route.rateLimit, client, counter);
+      await charge(request, reply, route.scope, route.rateLimit, client, !authenticated);
     }
 
     // 3. Authentication; failures are limited on their own (D7a).
     if (!authenticated) {
-      const failures = await rateLimit(route, 'auth-failures', client, AUTH_FAILURE_LIMIT, counter);
+      const failures = await rateLimit(route, 'auth-failures', client, AUTH_FAILURE_LIMIT, true);
       if (!failures.allowed) {
         metrics.rateLimitRejected(route.scope, 'auth_failures');
         throw tooMany(failures);

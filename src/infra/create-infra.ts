@@ -12,15 +12,8 @@ import { RedisInvalidationBus } from './redis/redis-invalidation-bus.js';
 
 export interface Infra {
   counters: CounterStore;
-  /**
-   * Counts requests without a valid key (issue 35). With Redis, the same store as `counters`
-   * (Redis bounds its own memory, and a guesser is counted across replicas); in memory, a table
-   * of its own with its own bound, so a flood of wrong keys fills that table only and never
-   * refuses a client with a valid key.
-   */
-  authFailureCounters: CounterStore;
   bus: InvalidationBus;
-  /** Closes them all; every one is closed even when another fails, then the first failure rejects. */
+  /** Closes both; every one is closed even when another fails, then the first failure rejects. */
   close(): Promise<void>;
 }
 
@@ -32,7 +25,8 @@ export function createInfra(
   redisUrl: string | undefined,
   options: {
     readonly maxMemoryCounters?: number;
-    readonly maxMemoryAuthFailureCounters?: number;
+    /** Of those, most created by requests without a valid key (MemoryCounterStore). */
+    readonly maxMemoryUntrustedCounters?: number;
     /** Redis connection and subscription failures, per /health component (counters, bus). */
     readonly watch?: { readonly counters: ComponentWatch; readonly bus: ComponentWatch };
   } = {},
@@ -40,29 +34,20 @@ export function createInfra(
   const useRedis = redisUrl !== undefined && redisUrl !== '';
   const counters: CounterStore = useRedis
     ? new RedisCounterStore(redisUrl, options.watch ? { watch: options.watch.counters } : {})
-    : new MemoryCounterStore(
-        options.maxMemoryCounters === undefined ? {} : { maxKeys: options.maxMemoryCounters },
-      );
-  const authFailureCounters: CounterStore = useRedis
-    ? counters
-    : new MemoryCounterStore(
-        options.maxMemoryAuthFailureCounters === undefined
-          ? {}
-          : { maxKeys: options.maxMemoryAuthFailureCounters },
-      );
+    : new MemoryCounterStore({
+        ...(options.maxMemoryCounters !== undefined && { maxKeys: options.maxMemoryCounters }),
+        ...(options.maxMemoryUntrustedCounters !== undefined && {
+          maxUntrustedKeys: options.maxMemoryUntrustedCounters,
+        }),
+      });
   const bus: InvalidationBus = useRedis
     ? new RedisInvalidationBus(redisUrl, options.watch ? { watch: options.watch.bus } : {})
     : new MemoryInvalidationBus();
-  const stores = new Set([counters, authFailureCounters]);
   return {
     counters,
-    authFailureCounters,
     bus,
     async close() {
-      const results = await Promise.allSettled([
-        ...[...stores].map((store) => store.close()),
-        bus.close(),
-      ]);
+      const results = await Promise.allSettled([counters.close(), bus.close()]);
       for (const result of results) {
         if (result.status === 'rejected') throw result.reason;
       }

@@ -1,19 +1,50 @@
 // Issue 35 item 4: requests with a wrong key from ever new IPv6 /64s created counters in the one
 // in-memory limiter table until new clients with a valid key got 503. Requests without a valid
-// key are now counted in a table of their own (RATE_LIMIT_MAX_AUTH_FAILURE_COUNTERS), so a
-// flood of them fills only that one: it cannot refuse or evict the counters of the valid path.
+// key now create counters only in a room of their own (RATE_LIMIT_MAX_UNAUTHENTICATED_COUNTERS),
+// so a flood of them fills that room and cannot refuse the valid path; an address's count is
+// still one count, whichever kind of request adds to it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_FAILURE_LIMIT } from '../../src/http/app.js';
+import {
+  CounterStoreFullError,
+  MemoryCounterStore,
+} from '../../src/infra/memory/memory-counter-store.js';
 import { auth, createTestApp, FIXED_NOW, type TestApp } from '../support/test-app.js';
 
 const MAX = 1_000;
+
+describe('MemoryCounterStore untrusted room', () => {
+  it('bounds counters made by untrusted increments apart, and keeps one count per key', async () => {
+    const store = new MemoryCounterStore({ maxKeys: 2, maxUntrustedKeys: 2 });
+    try {
+      expect(await store.increment('u1', 60_000, true)).toBe(1);
+      expect(await store.increment('u2', 60_000, true)).toBe(1);
+      await expect(store.increment('u3', 60_000, true)).rejects.toBeInstanceOf(
+        CounterStoreFullError,
+      );
+      // The untrusted room is full; the main room is untouched.
+      expect(await store.increment('t1', 60_000)).toBe(1);
+      // One count per key, whoever adds to it; a trusted increment moves it to the main room.
+      expect(await store.increment('t1', 60_000, true)).toBe(2);
+      expect(await store.increment('u1', 60_000)).toBe(2);
+      expect(await store.increment('u3', 60_000, true)).toBe(1);
+      // The main room is full now (t1, u1): a new trusted key is refused, held ones counted.
+      await expect(store.increment('t2', 60_000)).rejects.toBeInstanceOf(CounterStoreFullError);
+      await expect(store.increment('u2', 60_000)).rejects.toBeInstanceOf(CounterStoreFullError);
+      expect(await store.increment('u2', 60_000, true)).toBe(2);
+      expect(store.size).toBe(4);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe('a flood of wrong keys from new IPv6 /64s (in-memory limiter)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
       RATE_LIMIT_MAX_COUNTERS: String(MAX),
-      RATE_LIMIT_MAX_AUTH_FAILURE_COUNTERS: String(MAX),
+      RATE_LIMIT_MAX_UNAUTHENTICATED_COUNTERS: String(MAX),
       CLIENT_IP_HEADER: 'X-Forwarded-For',
     });
     t.setNow(FIXED_NOW);
