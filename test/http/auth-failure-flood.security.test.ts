@@ -9,6 +9,7 @@ import {
   CounterStoreFullError,
   MemoryCounterStore,
 } from '../../src/infra/memory/memory-counter-store.js';
+import { sleep } from '../support/wait.js';
 import { auth, createTestApp, FIXED_NOW, type TestApp } from '../support/test-app.js';
 
 const MAX = 1_000;
@@ -33,6 +34,23 @@ describe('MemoryCounterStore untrusted room', () => {
       await expect(store.increment('u2', 60_000)).rejects.toBeInstanceOf(CounterStoreFullError);
       expect(await store.increment('u2', 60_000, true)).toBe(2);
       expect(store.size).toBe(4);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('counts a trusted increment afresh when the sweep that makes its room drops its expired counter', async () => {
+    const store = new MemoryCounterStore({ maxKeys: 1, maxUntrustedKeys: 1 });
+    try {
+      expect(await store.increment('expired-main', 50)).toBe(1);
+      expect(await store.increment('x', 50, true)).toBe(1);
+      await sleep(80);
+      // Main room full until swept; the sweep drops both, so 'x' starts again in the main room.
+      expect(await store.increment('x', 60_000)).toBe(1);
+      expect(await store.increment('x', 60_000)).toBe(2);
+      expect(store.size).toBe(1);
+      expect(await store.increment('y', 60_000, true)).toBe(1);
+      expect(store.size).toBe(2);
     } finally {
       await store.close();
     }

@@ -220,6 +220,8 @@ export class MemoryCounterStore implements CounterStore {
         // Error per request would capture a stack trace each time.
         return Promise.reject(untrusted ? this.#untrustedFullError : this.#fullError);
       }
+      // Read again: a sweep just made for room may have dropped this prefix's emptied map.
+      clients = this.#prefixes.get(prefix);
       if (clients === undefined) {
         clients = new Map();
         this.#prefixes.set(prefix, clients);
@@ -238,6 +240,11 @@ export class MemoryCounterStore implements CounterStore {
     if (!untrusted && this.#untrusted[slot] === 1) {
       // A valid client takes over a counter made without a valid key: it needs main room.
       if (!this.#hasRoom(now, false)) return Promise.reject(this.#fullError);
+      // A sweep made for that room drops this counter if it had expired: start again as a new
+      // key (no second sweep runs within the second, so this recurses once at most).
+      if (this.#prefixes.get(prefix)?.get(client) !== slot) {
+        return this.increment(key, ttlMs, untrusted);
+      }
       this.#untrusted[slot] = 0;
       this.#untrustedSize -= 1;
     }
