@@ -4,7 +4,7 @@
 // given up 24 hours after the event. Nothing here runs inside a sync or a request. Slots are
 // shared between targets (issue 35, ClaimFairness): a target has at most TARGET_IN_FLIGHT
 // deliveries in flight, targets holding none are served first, and failing targets (a delivery
-// awaits a retry) together hold at most FAILING_SHARE of the slots, so slow or dead targets,
+// awaits a retry) together hold at most failingShare (half) of the slots, so slow or dead targets,
 // however many, leave the other slots to the rest. (A target not yet known to be slow can
 // still hold a slot for one attempt's timeout before it counts as failing.)
 import { randomBytes } from 'node:crypto';
