@@ -6,6 +6,7 @@ import type { ProviderName } from './catalog/model.js';
 import { digestKey, type KeyDigest } from './keys/key-digest.js';
 import type { ProviderDefinition } from './providers/provider-definition.js';
 import { PROVIDERS } from './providers/registry.js';
+import { DEFAULT_MAX_UNTRUSTED_KEYS } from './infra/memory/memory-counter-store.js';
 import { DEFAULT_MAX_JSON_BYTES } from './sync/upstream/upstream-client.js';
 
 export interface ProviderSourceConfig {
@@ -71,6 +72,11 @@ export interface Config {
   readonly catalogVersionPollMs: number;
   /** Most rate-limit counters the memory store holds; a new client beyond it gets 503. */
   readonly rateLimitMaxCounters: number;
+  /**
+   * Most counters created by requests without a valid key the memory store holds, besides
+   * rateLimitMaxCounters, so a flood of them cannot take the valid clients' room (issue 35).
+   */
+  readonly rateLimitMaxUnauthenticatedCounters: number;
   readonly upstream: {
     readonly connectTimeoutMs: number;
     readonly firstByteTimeoutMs: number;
@@ -331,6 +337,13 @@ export function loadConfig(
     cacheMaxEntries: integer(env, 'CACHE_MAX_ENTRIES', 1000, 0, 1_000_000),
     catalogVersionPollMs: duration(env, 'CATALOG_VERSION_POLL', 1_000),
     rateLimitMaxCounters: integer(env, 'RATE_LIMIT_MAX_COUNTERS', 250_000, 1_000, 10_000_000),
+    rateLimitMaxUnauthenticatedCounters: integer(
+      env,
+      'RATE_LIMIT_MAX_UNAUTHENTICATED_COUNTERS',
+      DEFAULT_MAX_UNTRUSTED_KEYS,
+      1_000,
+      10_000_000,
+    ),
     upstream: {
       connectTimeoutMs: duration(env, 'UPSTREAM_CONNECT_TIMEOUT', 5_000),
       firstByteTimeoutMs: duration(env, 'UPSTREAM_FIRST_BYTE_TIMEOUT', 15_000),

@@ -59,6 +59,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
   await store.migrate();
   const infra = createInfra(config.redisUrl, {
     maxMemoryCounters: config.rateLimitMaxCounters,
+    maxMemoryUntrustedCounters: config.rateLimitMaxUnauthenticatedCounters,
     watch: {
       counters: components.watch('rate_limiter'),
       bus: components.watch('invalidation_bus'),
@@ -131,6 +132,7 @@ export async function createServices(config: Config, log: ServiceLog): Promise<S
     store,
     infra,
     counters: infra.counters,
+    limiterWatch: components.watch('rate_limiter'),
     listing,
     catalog,
     sync,

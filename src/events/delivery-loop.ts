@@ -1,8 +1,12 @@
 // The delivery loop every replica runs (D42): it claims due deliveries from the queue in the
 // database with a lease (so one replica sends each), sends them with bounded concurrency and
 // timeouts, and records each attempt: delivered, retried later on the backoff schedule, or
-// given up 24 hours after the event. Nothing here runs inside a sync or a request, so a slow or
-// dead target delays only its own deliveries.
+// given up 24 hours after the event. Nothing here runs inside a sync or a request. Slots are
+// shared between targets (issue 35, ClaimFairness): a target has at most TARGET_IN_FLIGHT
+// deliveries in flight, targets holding none are served first, and failing targets (a delivery
+// awaits a retry) together hold at most failingShare (half) of the slots, so slow or dead targets,
+// however many, leave the other slots to the rest. (A target not yet known to be slow can
+// still hold a slot for one attempt's timeout before it counts as failing.)
 import { randomBytes } from 'node:crypto';
 import type { WebhookConfig } from '../config.js';
 import { noopMetrics, type Metrics } from '../observability/metrics.js';
@@ -13,6 +17,12 @@ import { sendMessage } from './webhook-sender.js';
 /** Delivered and given-up rows are kept this long (for `cloudprice webhooks deliveries`). */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** Deliveries of one webhook in flight at once, across replicas (keeps a backlog to its share). */
+export const TARGET_IN_FLIGHT = 2;
+/** Of WEBHOOK_CONCURRENCY slots, the most that failing targets hold together: half (at least 1). */
+export function failingShare(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
 
 export interface DeliveryLoopDeps {
   readonly store: WebhookStore;
@@ -64,6 +74,7 @@ export function createDeliveryLoop(deps: DeliveryLoopDeps): DeliveryLoop {
   const owner = deps.owner ?? `replica_${randomBytes(8).toString('hex')}`;
   const lease = leaseMs(config);
   const inFlight = new Set<Promise<void>>();
+  let failingInFlight = 0;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let claiming: Promise<number> | undefined;
@@ -131,7 +142,11 @@ export function createDeliveryLoop(deps: DeliveryLoopDeps): DeliveryLoop {
   }
 
   function track(delivery: ClaimedDelivery): Promise<void> {
-    const done = attempt(delivery).finally(() => inFlight.delete(done));
+    if (delivery.targetFailing) failingInFlight += 1;
+    const done = attempt(delivery).finally(() => {
+      inFlight.delete(done);
+      if (delivery.targetFailing) failingInFlight -= 1;
+    });
     inFlight.add(done);
     return done;
   }
@@ -151,7 +166,10 @@ export function createDeliveryLoop(deps: DeliveryLoopDeps): DeliveryLoop {
     const at = now();
     let claimed: ClaimedDelivery[];
     try {
-      claimed = await store.claimDue(owner, at, lease, free);
+      claimed = await store.claimDue(owner, at, lease, free, {
+        perTarget: TARGET_IN_FLIGHT,
+        failing: Math.max(0, failingShare(config.concurrency) - failingInFlight),
+      });
     } catch (error) {
       log.error({ err: error }, 'could not claim webhook deliveries');
       return [];

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { KeyDigest } from '../keys/key-digest.js';
 import type { DrainState } from '../lifecycle/drain.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { ComponentWatch } from '../infra/component-watch.js';
 import type { CounterStore } from '../infra/counter-store.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
 import type { HealthService } from '../health/health-service.js';
@@ -18,6 +19,12 @@ export interface AppServices {
   readonly apiKeyDigests: readonly KeyDigest[];
   readonly store: CatalogStore;
   readonly counters: CounterStore;
+  /**
+   * Told when the rate limiter's counter store fails a request and when it answers one again
+   * (the `rate_limiter` component, src/health/component-states.ts): it logs once per change of
+   * state and shows the failure in /health, so an outage is not logged once per refused request.
+   */
+  readonly limiterWatch: ComponentWatch;
   readonly listing: InstanceListing;
   /** The current catalogue index (catalog/index/): every read of the current catalogue. */
   readonly catalog: CatalogIndexHolder;

@@ -100,21 +100,33 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
   const consume = createRateLimiter(services.counters, services.now);
   app.decorateRequest('routeTraits', null);
 
+  // Whether the last request the counter store failed (issue 35): the watch hears only changes,
+  // so an outage writes one line when it starts and one when it ends, however many requests it
+  // refuses in between (each is counted in cloudprice_rate_limiter_unavailable_total and writes
+  // its request line).
+  let limiterFailing = false;
+
   async function rateLimit(
     route: RouteTraits,
-    request: FastifyRequest,
     scope: string,
     client: string,
     limit: number,
+    untrusted = false,
   ): Promise<RateDecision> {
     try {
-      return await consume(scope, client, limit);
+      const decision = await consume(scope, client, limit, untrusted);
+      if (limiterFailing) {
+        limiterFailing = false;
+        services.limiterWatch.recovered('requests');
+      }
+      return decision;
     } catch (error) {
       // Fail closed (D11): no counter, no service. A full table (a flood of new client
-      // addresses) is an expected state, not a failure to log on every refused request.
+      // addresses) is an expected state, not a failure of the store.
       metrics.rateLimiterUnavailable(route.scope);
-      if (!(error instanceof CounterStoreFullError)) {
-        request.log.error({ err: error }, 'rate-limit counter store unavailable');
+      if (!limiterFailing && !(error instanceof CounterStoreFullError)) {
+        limiterFailing = true;
+        services.limiterWatch.failed('requests', error);
       }
       throw new AppError('SERVICE_UNAVAILABLE', MESSAGES.SERVICE_UNAVAILABLE, undefined, {
         'retry-after': '5',
@@ -141,9 +153,10 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     scope: string,
     limit: number,
     client: string = clientAddress(request),
+    untrusted = false,
   ): Promise<void> => {
     const route = request.routeTraits ?? routeTraitsOf(request);
-    const decision = await rateLimit(route, request, scope, client, limit);
+    const decision = await rateLimit(route, scope, client, limit, untrusted);
     reply.headers(rateLimitHeaders(decision));
     if (!decision.allowed) {
       metrics.rateLimitRejected(scope, 'route');
@@ -168,15 +181,19 @@ export async function buildApp(services: AppServices): Promise<FastifyInstance> 
     }
     if (route.public) return undefined;
 
-    // 2. Rate limit, counted before authentication so key guessing is throttled too.
+    // 2. Rate limit, answered before authentication so key guessing is throttled too. The key
+    // is checked first only to say whether the request may create a counter in the room kept
+    // for the valid path (issue 35); the count is the address's one count either way, and a
+    // request over its limit gets 429 whether its key is valid or not.
     const client = clientAddress(request);
+    const authenticated = verifyKey(apiKeyOf(request.headers, route.label === '/mcp'));
     if (route.rateLimit !== undefined) {
-      await charge(request, reply, route.scope, route.rateLimit, client);
+      await charge(request, reply, route.scope, route.rateLimit, client, !authenticated);
     }
 
     // 3. Authentication; failures are limited on their own (D7a).
-    if (!verifyKey(apiKeyOf(request.headers, route.label === '/mcp'))) {
-      const failures = await rateLimit(route, request, 'auth-failures', client, AUTH_FAILURE_LIMIT);
+    if (!authenticated) {
+      const failures = await rateLimit(route, 'auth-failures', client, AUTH_FAILURE_LIMIT, true);
       if (!failures.allowed) {
         metrics.rateLimitRejected(route.scope, 'auth_failures');
         throw tooMany(failures);

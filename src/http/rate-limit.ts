@@ -20,13 +20,19 @@ export function createRateLimiter(counters: CounterStore, now: () => number = Da
     scope: string,
     client: string,
     limit: number,
+    /** The request has no valid key (CounterStore.increment). */
+    untrusted = false,
   ): Promise<RateDecision> {
     const at = now();
     const window = Math.floor(at / WINDOW_MS);
     const untilResetMs = (window + 1) * WINDOW_MS - at;
     // Keep the counter a little past its window so a slow clock on another replica still
     // finds it; the window index in the key stops it being reused.
-    const count = await counters.increment(`rl:${scope}:${window}:${client}`, untilResetMs + 5_000);
+    const count = await counters.increment(
+      `rl:${scope}:${window}:${client}`,
+      untilResetMs + 5_000,
+      untrusted,
+    );
     return {
       allowed: count <= limit,
       limit,

@@ -25,6 +25,8 @@ export function createInfra(
   redisUrl: string | undefined,
   options: {
     readonly maxMemoryCounters?: number;
+    /** Of those, most created by requests without a valid key (MemoryCounterStore). */
+    readonly maxMemoryUntrustedCounters?: number;
     /** Redis connection and subscription failures, per /health component (counters, bus). */
     readonly watch?: { readonly counters: ComponentWatch; readonly bus: ComponentWatch };
   } = {},
@@ -32,9 +34,12 @@ export function createInfra(
   const useRedis = redisUrl !== undefined && redisUrl !== '';
   const counters: CounterStore = useRedis
     ? new RedisCounterStore(redisUrl, options.watch ? { watch: options.watch.counters } : {})
-    : new MemoryCounterStore(
-        options.maxMemoryCounters === undefined ? {} : { maxKeys: options.maxMemoryCounters },
-      );
+    : new MemoryCounterStore({
+        ...(options.maxMemoryCounters !== undefined && { maxKeys: options.maxMemoryCounters }),
+        ...(options.maxMemoryUntrustedCounters !== undefined && {
+          maxUntrustedKeys: options.maxMemoryUntrustedCounters,
+        }),
+      });
   const bus: InvalidationBus = useRedis
     ? new RedisInvalidationBus(redisUrl, options.watch ? { watch: options.watch.bus } : {})
     : new MemoryInvalidationBus();

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { CatalogDatabase } from './catalog-schema.js';
 import type { DialectCapabilities } from './dialect-capabilities.js';
+import { dueDeliveries, planClaims, targetStates } from './webhook-due.js';
 import { toDelivery, toWebhook } from './webhook-rows.js';
 import type { WebhookStore } from './webhook-store.js';
 
@@ -82,40 +83,50 @@ export function createWebhookStore(
         });
     },
 
-    async claimDue(owner, now, leaseMs, limit) {
-      const due = caps.lockSkippingLocked(
-        db()
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('status', '=', sql.lit('pending'))
-          .where('next_attempt_at', '<=', now)
+    async claimDue(owner, now, leaseMs, limit, fairness) {
+      const claim = async (n: number, webhookId?: string) =>
+        await db()
+          .updateTable('webhook_deliveries')
+          .set({ lease_owner: owner, lease_until: now + leaseMs })
+          .where('id', 'in', caps.lockSkippingLocked(dueDeliveries(db(), now, n, webhookId)))
+          // Checked again on the row itself: on PostgreSQL a concurrent claimer's update is
+          // waited for and then seen, so a row is never claimed twice.
           .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-          .orderBy('next_attempt_at')
-          .orderBy('id')
-          .limit(limit),
-      );
-      const claimed = await db()
-        .updateTable('webhook_deliveries')
-        .set({ lease_owner: owner, lease_until: now + leaseMs })
-        .where('id', 'in', due)
-        .returningAll()
-        .execute();
+          .returningAll()
+          .execute();
+      const claimed: { row: Awaited<ReturnType<typeof claim>>[number]; failing: boolean }[] = [];
+      if (fairness === undefined) {
+        for (const row of await claim(limit)) claimed.push({ row, failing: false });
+      } else {
+        // A target's state can change between the read and the claims (another replica); a
+        // claim then takes fewer, and the cap per target may be passed by as many claims as
+        // run at once: bounded, and put right as those attempts end.
+        const plan = planClaims(await targetStates(db(), now), limit, fairness);
+        for (const { webhookId, count, failing } of plan) {
+          for (const row of await claim(count, webhookId)) claimed.push({ row, failing });
+        }
+      }
       if (claimed.length === 0) return [];
       const hooks = await db()
         .selectFrom('webhooks')
         .select(['id', 'url', 'secret'])
-        .where('id', 'in', [...new Set(claimed.map((row) => row.webhook_id))])
+        .where('id', 'in', [...new Set(claimed.map(({ row }) => row.webhook_id))])
         .execute();
       const events = await db()
         .selectFrom('webhook_events')
         .select(['id', 'event_type', 'payload'])
-        .where('id', 'in', [...new Set(claimed.map((row) => row.event_id))])
+        .where('id', 'in', [...new Set(claimed.map(({ row }) => row.event_id))])
         .execute();
       const hookById = new Map(hooks.map((hook) => [hook.id, hook]));
       const eventById = new Map(events.map((event) => [event.id, event]));
       return claimed
-        .sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id)
-        .flatMap((row) => {
+        .sort(
+          (a, b) =>
+            Number(a.failing) - Number(b.failing) ||
+            a.row.next_attempt_at - b.row.next_attempt_at ||
+            a.row.id - b.row.id,
+        )
+        .flatMap(({ row, failing }) => {
           const hook = hookById.get(row.webhook_id);
           const event = eventById.get(row.event_id);
           if (hook === undefined || event === undefined) return [];
@@ -125,6 +136,7 @@ export function createWebhookStore(
               url: hook.url,
               secret: hook.secret,
               payload: event.payload,
+              targetFailing: failing,
             },
           ];
         });

@@ -39,6 +39,22 @@ export interface ClaimedDelivery extends Delivery {
   readonly url: string;
   readonly secret: string;
   readonly payload: string;
+  /** Its webhook was failing when claimed (a delivery of it awaits a retry). */
+  readonly targetFailing: boolean;
+}
+
+/**
+ * How claims are shared between targets (webhooks), so a slow or failing target holds at most
+ * its share of the sending slots (issue 35). A target is failing while one of its deliveries
+ * awaits a retry (its last attempt failed or timed out); it is busy while one of its deliveries
+ * is claimed (in flight anywhere). Claims go first to targets that are neither, oldest due
+ * first, then to busy ones, then (at most `failing` of them) to failing ones.
+ */
+export interface ClaimFairness {
+  /** Deliveries of one target in flight at once, across every claimer (>= 1). */
+  readonly perTarget: number;
+  /** Of this claim, at most this many for failing targets (>= 0). */
+  readonly failing: number;
 }
 
 export type AttemptResult =
@@ -73,9 +89,17 @@ export interface WebhookStore {
   delete(id: string): Promise<boolean>;
   /**
    * Claims up to `limit` deliveries due at `now` whose lease (if any) has lapsed, for `owner`
-   * until `now + leaseMs`. No other claimer gets them while the lease holds.
+   * until `now + leaseMs`. No other claimer gets them while the lease holds. With `fairness`,
+   * see ClaimFairness: targets that hold nothing come first, failing targets take at most
+   * `fairness.failing` of the claims, and no target gets more than `fairness.perTarget` at once.
    */
-  claimDue(owner: string, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
+  claimDue(
+    owner: string,
+    now: number,
+    leaseMs: number,
+    limit: number,
+    fairness?: ClaimFairness,
+  ): Promise<ClaimedDelivery[]>;
   /** Records an attempt's result; ignored when `owner` no longer holds the lease. */
   recordAttempt(id: number, owner: string, result: AttemptResult): Promise<boolean>;
   /**

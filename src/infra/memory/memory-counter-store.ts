@@ -126,6 +126,15 @@ export const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
  */
 export const DEFAULT_MAX_KEYS = 250_000;
 
+/**
+ * Most counters created by requests without a valid key, held besides DEFAULT_MAX_KEYS (issue
+ * 35): wrong-key requests from ever new IPv6 /64s once filled the one table until new clients
+ * with a valid key got 503. They now create counters only in this room, so a flood of them
+ * fills it and nothing else (about 7 MB at IPv6 sizes). Full, it refuses rather than evicts:
+ * eviction would let a flood reset a key guesser's count.
+ */
+export const DEFAULT_MAX_UNTRUSTED_KEYS = 100_000;
+
 /** The table is full of live counters: a new key is refused, never counted nowhere. */
 export class CounterStoreFullError extends Error {
   override readonly name = 'CounterStoreFullError';
@@ -139,6 +148,8 @@ export interface MemoryCounterStoreOptions {
   sweepIntervalMs?: number;
   /** Most counters held, default {@link DEFAULT_MAX_KEYS}. */
   maxKeys?: number;
+  /** Most held besides them for untrusted increments, default {@link DEFAULT_MAX_UNTRUSTED_KEYS}. */
+  maxUntrustedKeys?: number;
 }
 
 export class MemoryCounterStore implements CounterStore {
@@ -147,21 +158,29 @@ export class MemoryCounterStore implements CounterStore {
   /** Per slot: the count, and when the counter is gone (epoch ms: first increment + ttlMs). */
   #counts = new Uint32Array(1024);
   #expires = new Float64Array(1024);
+  /** Per slot: 1 when an untrusted increment created it and no trusted one has counted since. */
+  #untrusted = new Uint8Array(1024);
   /** Slots never used yet start at #used; freed ones are stacked in #free. */
   #used = 0;
   #free = new Int32Array(1024);
   #freeCount = 0;
   #size = 0;
+  /** Of #size, the slots marked in #untrusted. */
+  #untrustedSize = 0;
   readonly #sweepTimer: NodeJS.Timeout;
   readonly #maxKeys: number;
+  readonly #maxUntrustedKeys: number;
   readonly #fullError: CounterStoreFullError;
+  readonly #untrustedFullError: CounterStoreFullError;
   /** When a full table last swept on demand (epoch ms): at most once a second. */
   #lastFullSweep = 0;
   #closed = false;
 
   constructor(options: MemoryCounterStoreOptions = {}) {
     this.#maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+    this.#maxUntrustedKeys = options.maxUntrustedKeys ?? DEFAULT_MAX_UNTRUSTED_KEYS;
     this.#fullError = new CounterStoreFullError(this.#maxKeys);
+    this.#untrustedFullError = new CounterStoreFullError(this.#maxUntrustedKeys);
     // Expired counters are already ignored by increment; the sweep only bounds memory, so a
     // key used once (one client, one window) does not stay for ever. unref(): the timer alone
     // must never keep the process alive.
@@ -177,7 +196,12 @@ export class MemoryCounterStore implements CounterStore {
     return this.#size;
   }
 
-  increment(key: string, ttlMs: number): Promise<number> {
+  /**
+   * `untrusted` (a request without a valid key): a new counter is made in the untrusted room,
+   * never in the main one; an existing counter is the same count whoever increments it. A
+   * trusted increment of a counter in the untrusted room moves it to the main one.
+   */
+  increment(key: string, ttlMs: number, untrusted = false): Promise<number> {
     if (this.#closed) return Promise.reject(new Error('MemoryCounterStore is closed'));
     const invalid = invalidTtlError(ttlMs);
     if (invalid !== undefined) return Promise.reject(invalid);
@@ -189,13 +213,15 @@ export class MemoryCounterStore implements CounterStore {
     let clients = this.#prefixes.get(prefix);
     const slot = clients?.get(client);
     if (slot === undefined) {
-      if (this.#size >= this.#maxKeys && !this.#madeRoom(now)) {
+      if (!this.#hasRoom(now, untrusted)) {
         // Refused, not let through uncounted: the caller answers 503 (fail closed, D11).
         // Clients that already hold a counter keep being counted exactly.
         // One error object for every refusal: under a flood most requests end here, and an
         // Error per request would capture a stack trace each time.
-        return Promise.reject(this.#fullError);
+        return Promise.reject(untrusted ? this.#untrustedFullError : this.#fullError);
       }
+      // Read again: a sweep just made for room may have dropped this prefix's emptied map.
+      clients = this.#prefixes.get(prefix);
       if (clients === undefined) {
         clients = new Map();
         this.#prefixes.set(prefix, clients);
@@ -205,7 +231,22 @@ export class MemoryCounterStore implements CounterStore {
       this.#expires[fresh] = now + ttlMs;
       clients.set(client, fresh);
       this.#size += 1;
+      if (untrusted) {
+        this.#untrusted[fresh] = 1;
+        this.#untrustedSize += 1;
+      }
       return Promise.resolve(1);
+    }
+    if (!untrusted && this.#untrusted[slot] === 1) {
+      // A valid client takes over a counter made without a valid key: it needs main room.
+      if (!this.#hasRoom(now, false)) return Promise.reject(this.#fullError);
+      // A sweep made for that room drops this counter if it had expired: start again as a new
+      // key (no second sweep runs within the second, so this recurses once at most).
+      if (this.#prefixes.get(prefix)?.get(client) !== slot) {
+        return this.increment(key, ttlMs, untrusted);
+      }
+      this.#untrusted[slot] = 0;
+      this.#untrustedSize -= 1;
     }
     if (this.#expires[slot]! <= now) {
       this.#counts[slot] = 1;
@@ -226,13 +267,20 @@ export class MemoryCounterStore implements CounterStore {
       counts.set(this.#counts);
       const expires = new Float64Array(capacity);
       expires.set(this.#expires);
+      const untrusted = new Uint8Array(capacity);
+      untrusted.set(this.#untrusted);
       this.#counts = counts;
       this.#expires = expires;
+      this.#untrusted = untrusted;
     }
     return this.#used++;
   }
 
   #release(slot: number): void {
+    if (this.#untrusted[slot] === 1) {
+      this.#untrusted[slot] = 0;
+      this.#untrustedSize -= 1;
+    }
     if (this.#freeCount === this.#free.length) {
       const free = new Int32Array(Math.max(1024, Math.ceil(this.#free.length * 1.5)));
       free.set(this.#free);
@@ -252,17 +300,29 @@ export class MemoryCounterStore implements CounterStore {
     clearInterval(this.#sweepTimer);
     this.#prefixes.clear();
     this.#size = 0;
+    this.#untrustedSize = 0;
+    this.#untrusted.fill(0);
     this.#used = 0;
     this.#freeCount = 0;
     return Promise.resolve();
   }
 
-  /** A full table drops its expired counters (at most once a second); true if room was made. */
-  #madeRoom(now: number): boolean {
+  /**
+   * Whether one more counter fits in the room `untrusted` names; a full room drops the expired
+   * counters (at most once a second) first.
+   */
+  #hasRoom(now: number, untrusted: boolean): boolean {
+    if (this.#roomLeft(untrusted)) return true;
     if (now - this.#lastFullSweep < 1_000) return false;
     this.#lastFullSweep = now;
     this.#sweep();
-    return this.#size < this.#maxKeys;
+    return this.#roomLeft(untrusted);
+  }
+
+  #roomLeft(untrusted: boolean): boolean {
+    return untrusted
+      ? this.#untrustedSize < this.#maxUntrustedKeys
+      : this.#size - this.#untrustedSize < this.#maxKeys;
   }
 
   #sweep(): void {
