@@ -1,11 +1,12 @@
 // Issue 35 item 1, on the real server: a connection may have at most MAX_PIPELINED requests
 // unanswered (one read of pipelined requests used to queue hundreds of answers), and the
 // metrics port is held to the same rules (pipelined scrapes that are never read are dropped).
-// WRITE_TIMEOUT itself: test/infra/write-watchdog.test.ts.
+// WRITE_TIMEOUT itself: test/infra/write-watchdog.test.ts. The RSS test fails on the tree before
+// both bounds (471a4a5): its sockets are never closed.
 //
 // The real server as a child process on the bundled catalogue, read over real sockets; a short
 // WRITE_TIMEOUT keeps the test bounded.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,7 +77,47 @@ async function start(
   return { server, url };
 }
 
+/** The resident set of process `pid` in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+}
+
 describe('responses a client never reads', () => {
+  it('40 sockets that pipeline large answers and never read: RSS returns near its start', async () => {
+    const { server, url } = await start();
+    const port = Number(new URL(url).port);
+    const pid = server.child.pid!;
+    // 100 pipelined requests for a 500-item page of /changes (a few hundred KB each): without the
+    // bounds, each socket held every answer (the review: 150 such sockets, 145 MB to 1.65 GB).
+    const ask = (client: string) =>
+      `GET /changes?since=2000-01-01&limit=500 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\nX-Test-Client: ${client}\r\n\r\n`.repeat(
+        100,
+      );
+    await fetch(`${url}/changes?since=2000-01-01&limit=500`, { headers: { 'X-API-Key': KEY } });
+    const before = rssMb(pid);
+    const clients = Array.from({ length: 40 }, (_, i) => nonReader(port, ask(`10.35.1.${i}`)));
+    let peak = before;
+    for (let i = 0; i < 4 * (WRITE_TIMEOUT_MS / 250); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      peak = Math.max(peak, rssMb(pid));
+    }
+    // Each connection was closed (at its ninth unanswered request, or WRITE_TIMEOUT after its
+    // answers stopped draining), although none read.
+    const drained = await Promise.all(clients.map((c) => c.drain(2 * WRITE_TIMEOUT_MS)));
+    expect(drained.filter((d) => !d.ended)).toEqual([]);
+    let after = rssMb(pid);
+    for (let i = 0; i < 20 && after > before + 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      after = rssMb(pid);
+    }
+    const figures = `RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB`;
+    expect(peak, figures).toBeLessThan(before + 300);
+    expect(after, figures).toBeLessThan(before + 100);
+    const health = await fetch(`${url}/health`, { headers: { 'X-API-Key': KEY } });
+    expect(health.status).toBe(200);
+    await server.stop('SIGTERM');
+  }, 180_000);
+
   it('closes a connection that pipelines more than MAX_PIPELINED requests', async () => {
     const { server, url } = await start();
     const port = Number(new URL(url).port);
