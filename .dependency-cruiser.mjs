@@ -3,11 +3,11 @@
 // import is knowledge of the other module as much as a value import is. Colocated tests
 // (src/**/*.test.ts) belong to their folder's layer; test/ is not checked.
 
-/** The domain: records, offers, catalogues, money, queries and the in-memory index (catalog/);
- * the money conversion of fx; and each capability's model (`*-model.ts`) and its JSON form
- * (`*-json.ts`), pure files that storage may read and write. */
-const DOMAIN =
-  '^src/catalog/|^src/fx/(convert|rate-table|exact-decimal|currencies)\\.ts$|^src/(history|events)/[^/]+-(model|json)\\.ts$';
+/** The domain, all in catalog/: records, offers, catalogues, money and its view in another
+ * currency, queries, the in-memory index, and the models storage reads and writes (price
+ * changes, webhook events). Storage may not import history/ or events/, and the domain may not
+ * import fx/ (the rate service): each such import breaks `npm run lint`. */
+const DOMAIN = '^src/catalog/';
 
 /** The core: everything below the front ends (http, cli, mcp) and the composition root. */
 const CORE =

@@ -1,7 +1,7 @@
 // The API's instance record (spec 2.1 to 2.4). Records change only at a sync, so each one is
 // serialised once per catalogue version, by the catalogue index (catalog/index/).
 import type { InstanceRow } from './records.js';
-import { moneyView, type MoneyView } from '../fx/convert.js';
+import { moneyView, type MoneyView } from './money-view.js';
 import type { FieldNotes } from './field-notes.js';
 import { cityOfRegion, fieldNotes, providerRegionId, type CitySlug } from './model.js';
 import type { CpuAllocation, CpuArchitecture, MachineFacts, StorageType } from './machine-facts.js';

@@ -1,8 +1,8 @@
 // GET /instances query parsing (spec 4.2, D16 to D19): raw query-string values in, a typed
 // InstanceQuery, the filters_applied echo and a normalised cache key out.
 import type { InstanceFilter, InstanceQuery, SortColumn } from './record-query.js';
-import { moneyView, type MoneyView } from '../fx/convert.js';
-import { currenciesOf, type LoadedRates } from '../fx/rate-table.js';
+import { moneyView, type MoneyView } from './money-view.js';
+import { currenciesOf, type LoadedRates } from './rate-table.js';
 import { microsToDollars } from './money.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES } from './model.js';
 import type { CitySlug } from './model.js';

@@ -2,7 +2,12 @@
 // field: MISSING_PARAMETER when absent, INVALID_PARAMETER when wrong (as /recommend does).
 import { echoValue } from '../catalog/echo-value.js';
 import { PROVIDER_NAMES, REGION_CODES, isProviderName } from '../catalog/model.js';
-import { EVENT_TYPES, isEventType, type EventType, type WebhookFilter } from './event-model.js';
+import {
+  EVENT_TYPES,
+  isEventType,
+  type EventType,
+  type WebhookFilter,
+} from '../catalog/webhook-event-model.js';
 import { TargetRefused, parseTargetUrl } from './target-address.js';
 
 /** Longest accepted URL: enough for any real endpoint, small enough to store and log. */

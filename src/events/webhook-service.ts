@@ -2,7 +2,7 @@
 // address once, at creation, as well as before every attempt), list without secrets, delete.
 import type { WebhookConfig } from '../config.js';
 import type { Delivery, Webhook, WebhookStore } from '../storage/webhook-store.js';
-import type { EventType } from './event-model.js';
+import type { EventType } from '../catalog/webhook-event-model.js';
 import { newWebhookSecret } from './signing.js';
 import { TargetRefused, resolveTarget } from './target-address.js';
 import {

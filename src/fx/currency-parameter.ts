@@ -2,8 +2,8 @@
 // /instances parser (history, change feed): raw value in, the money view of that currency or a
 // parameter problem (D17's vocabulary) out.
 import { attempt, oneOf, readParameter, type Parsed } from '../catalog/query-parameters.js';
-import { moneyView, type MoneyView } from './convert.js';
-import { currenciesOf, type LoadedRates } from './rate-table.js';
+import { moneyView, type MoneyView } from '../catalog/money-view.js';
+import { currenciesOf, type LoadedRates } from '../catalog/rate-table.js';
 
 export type CurrencyResult = Parsed<MoneyView>;
 

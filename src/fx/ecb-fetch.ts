@@ -5,7 +5,7 @@ import { readAllCapped } from '../sync/upstream/byte-limit.js';
 import type { UpstreamClient } from '../sync/upstream/upstream-client.js';
 import { UpstreamError } from '../sync/upstream/upstream-error.js';
 import { parseEcbRatesDocument } from './ecb-parse.js';
-import type { RateTable } from './rate-table.js';
+import type { RateTable } from '../catalog/rate-table.js';
 
 /** The daily file is about 1.5 KB; 1 MiB leaves room for every ECB layout and stops a flood. */
 export const ECB_MAX_BYTES = 1024 * 1024;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../sync/upstream/upstream-error.js';
 import { parseEcbRatesDocument, parseEcbRatesXml } from './ecb-parse.js';
-import { formatScaled } from './exact-decimal.js';
+import { formatScaled } from '../catalog/exact-decimal.js';
 
 const BUNDLED = readFileSync(
   new URL('../../data/snapshots/fx/eurofxref-daily.xml', import.meta.url),

@@ -13,9 +13,9 @@
 // expressions rather than through a general XML parser (no entities, DTDs or namespaces to
 // resolve, hence nothing for a hostile document to expand).
 import { UpstreamError } from '../sync/upstream/upstream-error.js';
-import { CURRENCY_CODE } from './currencies.js';
-import { parseExactDecimal, type ExactDecimal } from './exact-decimal.js';
-import type { RateTable } from './rate-table.js';
+import { CURRENCY_CODE } from '../catalog/currencies.js';
+import { parseExactDecimal, type ExactDecimal } from '../catalog/exact-decimal.js';
+import type { RateTable } from '../catalog/rate-table.js';
 
 const EUROFXREF_NAMESPACE = 'http://www.ecb.int/vocabulary/2002-08-01/eurofxref';
 /** The ECB publishes about 30 currencies; far more means the document is not the daily file. */

@@ -3,8 +3,13 @@
 // report: prices keep being converted at the last good rates.
 import { UpstreamError } from '../sync/upstream/upstream-error.js';
 import type { EcbRatesAdapter } from './ecb-fetch.js';
-import { formatScaled } from './exact-decimal.js';
-import { currenciesOf, type LoadedRates, type RateSource, type RateTable } from './rate-table.js';
+import { formatScaled } from '../catalog/exact-decimal.js';
+import {
+  currenciesOf,
+  type LoadedRates,
+  type RateSource,
+  type RateTable,
+} from '../catalog/rate-table.js';
 
 export type RatesStatus = 'healthy' | 'degraded' | 'unhealthy';
 

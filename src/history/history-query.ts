@@ -16,7 +16,7 @@ import {
   type RawQuery,
 } from '../catalog/query-parameters.js';
 import type { ChangeCursor, ChangeQuery } from '../storage/history-store.js';
-import { CHANGE_KINDS } from './change-model.js';
+import { CHANGE_KINDS } from '../catalog/price-change-model.js';
 
 export const CHANGES_DEFAULT_LIMIT = 100;
 export const CHANGES_MAX_LIMIT = 500;

@@ -2,11 +2,16 @@
 // the bytes or objects they return. Nothing here knows about HTTP.
 import { toInstanceRecord, type InstanceRecord } from '../catalog/instance-json.js';
 import type { ParsedInstanceQuery } from '../catalog/instance-query.js';
-import type { ExchangeRateNote, MoneyView } from '../fx/convert.js';
+import type { ExchangeRateNote, MoneyView } from '../catalog/money-view.js';
 import type { CatalogStore } from '../storage/catalog-store.js';
 import type { ChangeSummary } from '../storage/history-store.js';
-import { toChangeItem, toPeriodJson, type ChangeItemJson, type PeriodJson } from './change-json.js';
-import type { ChangeKind } from './change-model.js';
+import {
+  toChangeItem,
+  toPeriodJson,
+  type ChangeItemJson,
+  type PeriodJson,
+} from '../catalog/price-change-json.js';
+import type { ChangeKind } from '../catalog/price-change-model.js';
 import { HISTORY_MAX_PERIODS, encodeCursor, type ParsedChangesQuery } from './history-query.js';
 
 /** Groups a /changes summary lists at most (ADR 0022): the newest syncs'. */

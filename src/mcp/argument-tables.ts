@@ -6,7 +6,7 @@ import { INSTANCE_TYPE_COLUMNS } from '../catalog/instance-types/instance-types-
 import { SORT_FIELDS } from '../catalog/instance-query.js';
 import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../catalog/machine-facts.js';
 import { CITY_SLUGS, INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../catalog/model.js';
-import { CHANGE_KINDS } from '../history/change-model.js';
+import { CHANGE_KINDS } from '../catalog/price-change-model.js';
 import { CHANGE_ORDERS } from '../history/history-query.js';
 import { PROVIDERS } from '../providers/registry.js';
 import { RANK_BY } from '../recommend/rank.js';

@@ -1,6 +1,6 @@
 // The short text before each result's JSON (D59, D66): what an assistant can quote at a glance,
 // with the units and the observation dates. Bounded: a few lines whatever the page size.
-import type { ExchangeRateNote } from '../fx/convert.js';
+import type { ExchangeRateNote } from '../catalog/money-view.js';
 import type { InstanceRecord } from '../catalog/instance-json.js';
 import type { RecommendData } from '../recommend/recommend.js';
 

@@ -1,7 +1,7 @@
 // Money in the budget sentences of pros and cons, in the currency the client asked for (D43):
 // a budget given in JPY is talked about in JPY. Amounts come from exact integers, never floats.
-import { formatMinor, type MoneyView } from '../fx/convert.js';
-import { pow10, type ExactDecimal } from '../fx/exact-decimal.js';
+import { formatMinor, type MoneyView } from '../catalog/money-view.js';
+import { pow10, type ExactDecimal } from '../catalog/exact-decimal.js';
 import { formatUsd, groupThousands } from './format.js';
 
 export interface BudgetText {

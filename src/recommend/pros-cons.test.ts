@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moneyView } from '../fx/convert.js';
+import { moneyView } from '../catalog/money-view.js';
 import { usdBudgetText } from './budget-text.js';
 import { formatDecimal, formatMemoryText, formatUsd, groupThousands } from './format.js';
 import { candidate } from './fixtures/candidates.js';

@@ -2,7 +2,7 @@
 // list it is in; nothing is said that the numbers do not show. Money is the response's money:
 // amounts compared with rank 1 are the displayed prices in the response currency.
 
-import type { MoneyView } from '../fx/convert.js';
+import type { MoneyView } from '../catalog/money-view.js';
 import { formatMonthlyMinor, type BudgetText } from './budget-text.js';
 import { formatDecimal, formatMemoryText } from './format.js';
 import type { Candidate, ScoredCandidate } from './rank.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { moneyView } from '../fx/convert.js';
+import { moneyView } from '../catalog/money-view.js';
 import { answerAround, RecommendMemo, recommendKey } from './recommend-memo.js';
 import type { RecommendRequest } from './validate-request.js';
 

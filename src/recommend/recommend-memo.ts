@@ -8,7 +8,7 @@
 // The memo belongs to one index: a new index (a new version) starts an empty memo, so an answer
 // is never served for a version other than the one it was computed from.
 import { LRUCache } from 'lru-cache';
-import type { ExchangeRateNote, MoneyView } from '../fx/convert.js';
+import type { ExchangeRateNote, MoneyView } from '../catalog/money-view.js';
 import type { RecommendData } from './recommend.js';
 import type { RecommendRequest } from './validate-request.js';
 

@@ -1,6 +1,6 @@
 // POST /recommend's core, shared by the route and `cloudprice recommend`: validate the body,
 // take one snapshot of the exchange rates, rank the catalogue. One way to recommend.
-import { moneyView, type ExchangeRateNote, type MoneyView } from '../fx/convert.js';
+import { moneyView, type ExchangeRateNote, type MoneyView } from '../catalog/money-view.js';
 import type { ExchangeRateService } from '../fx/exchange-rates.js';
 import { staleAtOrBefore } from '../catalog/freshness.js';
 import type { CatalogIndex } from '../catalog/index/catalog-index.js';

@@ -2,7 +2,7 @@
 // response's `data` in wire shape (section 4.4). Pure: the caller reads the candidates.
 
 import type { RecordColumns } from '../catalog/index/record-columns.js';
-import { moneyView, type MoneyView } from '../fx/convert.js';
+import { moneyView, type MoneyView } from '../catalog/money-view.js';
 import { currencyBudgetText, usdBudgetText, type BudgetText } from './budget-text.js';
 import { prosAndCons } from './pros-cons.js';
 import { recommend } from './rank.js';

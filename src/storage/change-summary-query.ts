@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isProviderName } from '../catalog/model.js';
-import { CHANGE_KINDS, isChangeKind, type ChangeKind } from '../history/change-model.js';
+import { CHANGE_KINDS, isChangeKind, type ChangeKind } from '../catalog/price-change-model.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import { filteredChanges } from './history-queries.js';
 import type { ChangeFilter, ChangeGroup, ChangeSummary } from './history-store.js';

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { ProviderName } from '../catalog/model.js';
-import { changeSides, classifyChange } from '../history/change-model.js';
-import type { PriceChange, PriceState } from '../history/change-model.js';
+import { changeSides, classifyChange } from '../catalog/price-change-model.js';
+import type { PriceChange, PriceState } from '../catalog/price-change-model.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import { epochMs } from './sync-history.js';
 

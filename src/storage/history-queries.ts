@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Kysely, SqlBool, Transaction } from 'kysely';
 import { isProviderName } from '../catalog/model.js';
-import { isChangeKind } from '../history/change-model.js';
-import type { PriceChange, PricePeriod, Prices } from '../history/change-model.js';
+import { isChangeKind } from '../catalog/price-change-model.js';
+import type { PriceChange, PricePeriod, Prices } from '../catalog/price-change-model.js';
 import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
 import {
   SORT_COLUMNS,

@@ -1,5 +1,5 @@
 import type { ProviderName } from '../catalog/model.js';
-import type { ChangeKind, PriceChange, PricePeriod } from '../history/change-model.js';
+import type { ChangeKind, PriceChange, PricePeriod } from '../catalog/price-change-model.js';
 import type { InstancePage, InstanceQuery } from '../catalog/record-query.js';
 import type { InstanceRow } from '../catalog/records.js';
 

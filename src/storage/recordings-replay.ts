@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import { recordKey, type DatedRecording } from '../catalog/dated-recordings.js';
 import type { ProviderCatalog } from '../catalog/offers.js';
-import { changeSides, classifyChange } from '../history/change-model.js';
-import type { PriceChange, PriceState } from '../history/change-model.js';
+import { changeSides, classifyChange } from '../catalog/price-change-model.js';
+import type { PriceChange, PriceState } from '../catalog/price-change-model.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import type { HistoryRun } from './history-apply.js';
 import { epochMs } from './sync-history.js';

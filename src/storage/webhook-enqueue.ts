@@ -12,7 +12,7 @@ import {
   type EventMessage,
   type EventType,
   type FailedSync,
-} from '../events/event-model.js';
+} from '../catalog/webhook-event-model.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import { parseEvents } from './webhook-rows.js';
 

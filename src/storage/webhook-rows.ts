@@ -2,7 +2,7 @@
 // out so a corrupt row fails loudly instead of being sent.
 import type { Selectable } from 'kysely';
 import { isProviderName } from '../catalog/model.js';
-import { isEventType, type EventType } from '../events/event-model.js';
+import { isEventType, type EventType } from '../catalog/webhook-event-model.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from './history-schema.js';
 import type { Delivery, DeliveryStatus, WebhookWithSecret } from './webhook-store.js';
 

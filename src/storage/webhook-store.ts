@@ -4,7 +4,7 @@
 // the pair (event, subscriber) with its attempts, so what a sync stores grows with its changes
 // and not with subscribers × changes. A delivery is claimed with a lease before it is sent, so one replica sends it, and
 // another takes it over only once the lease has lapsed (the sender died).
-import type { EventType, WebhookFilter } from '../events/event-model.js';
+import type { EventType, WebhookFilter } from '../catalog/webhook-event-model.js';
 
 export interface Webhook {
   readonly id: string;

@@ -5,9 +5,9 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config.js';
 import { createDeliveryLoop, leaseMs, type DeliveryLoop } from '../../src/events/delivery-loop.js';
-import type { EventType } from '../../src/events/event-model.js';
+import type { EventType } from '../../src/catalog/webhook-event-model.js';
 import { createWebhook } from '../../src/events/webhook-service.js';
-import { toChangeItem } from '../../src/history/change-json.js';
+import { toChangeItem } from '../../src/catalog/price-change-json.js';
 import {
   createPrometheusMetrics,
   type PrometheusMetrics,

@@ -4,10 +4,10 @@
 // of their region, and bodies nobody still needs are pruned.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { REGION_CODES } from '../../src/catalog/model.js';
-import type { EventType } from '../../src/events/event-model.js';
+import type { EventType } from '../../src/catalog/webhook-event-model.js';
 import type { CatalogStore } from '../../src/storage/catalog-store.js';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
-import type { WebhookFilter } from '../../src/events/event-model.js';
+import type { WebhookFilter } from '../../src/catalog/webhook-event-model.js';
 import { catalog, offer, run } from '../storage/catalog-fixtures.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { rawNumber, rawQuery } from './raw-database.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createExchangeRates } from '../../src/fx/create-exchange-rates.js';
-import { formatScaled } from '../../src/fx/exact-decimal.js';
+import { formatScaled } from '../../src/catalog/exact-decimal.js';
 import type { ExchangeRateService } from '../../src/fx/exchange-rates.js';
 import { closedPortUrl, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';

@@ -2,7 +2,7 @@
 // app: every converted figure equals the exact conversion of the stored USD price.
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moneyView } from '../../src/fx/convert.js';
+import { moneyView } from '../../src/catalog/money-view.js';
 import type { InstanceRow } from '../../src/catalog/records.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';

@@ -18,7 +18,7 @@
 // The columns, orders and posting lists, and the selection of a page off them, are in
 // record-selection.ts. Every part is built once, here, from the same rows in the same order,
 // and none changes afterwards (the other-currency JSON memo aside, which only adds texts).
-import type { MoneyView } from '../../fx/convert.js';
+import type { MoneyView } from '../money-view.js';
 import type { InstanceFilter, InstancePage, InstanceQuery, SortColumn } from '../record-query.js';
 import type { CatalogSnapshot } from '../catalogues.js';
 import type { InstanceRow } from '../records.js';

@@ -9,7 +9,7 @@
 //   - texts are strings on the V8 heap, never copied into a Buffer (ADR 0009), and one index's
 //     texts (memo included) are dropped with the index.
 import { LRUCache } from 'lru-cache';
-import type { MoneyView } from '../../fx/convert.js';
+import type { MoneyView } from '../money-view.js';
 import type { InstanceRow } from '../records.js';
 import { toInstanceRecord } from '../instance-json.js';
 

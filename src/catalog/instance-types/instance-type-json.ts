@@ -1,6 +1,6 @@
 // D46's row as the API shows it, in the requested currency (D43): each cell's prices are the
 // record's /instances prices, converted and rounded the same way (one MoneyView for both).
-import type { MoneyView } from '../../fx/convert.js';
+import type { MoneyView } from '../money-view.js';
 import { cityOfRegion } from '../model.js';
 import type { InstanceTypeColumns } from './instance-types-query.js';
 import { spreadPct, type InstanceType } from './pivot.js';

@@ -1,8 +1,8 @@
 // GET /instance-types query parsing (D46): the /instances filters (parsed by the /instances
 // parser itself, so they mean exactly the same), plus `regions`, `available_in`, its own sorts
 // and page bounds. Raw query-string values in; a typed query or a parameter problem out.
-import type { MoneyView } from '../../fx/convert.js';
-import type { LoadedRates } from '../../fx/rate-table.js';
+import type { MoneyView } from '../money-view.js';
+import type { LoadedRates } from '../rate-table.js';
 import type { InstanceFilter } from '../record-query.js';
 import { MAX_OFFSET, parseInstanceQuery, type FiltersApplied } from '../instance-query.js';
 import { cityOfRegion, CITY_SLUGS, REGION_CODES, regionCodesInCities } from '../model.js';

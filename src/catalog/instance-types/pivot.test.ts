@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { moneyView } from '../../fx/convert.js';
+import { moneyView } from '../money-view.js';
 import type { InstanceRow } from '../records.js';
 import { UNKNOWN_MACHINE_FACTS } from '../machine-facts.js';
 import { toInstanceRecord } from '../instance-json.js';

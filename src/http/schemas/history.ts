@@ -3,7 +3,7 @@ import '../../providers/registry.js';
 import { SECOND_PROVIDER } from './example-providers.js';
 import { Type } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
-import { CHANGE_KINDS } from '../../history/change-model.js';
+import { CHANGE_KINDS } from '../../catalog/price-change-model.js';
 import { CHANGE_ORDERS, CHANGES_MAX_LIMIT } from '../../history/history-query.js';
 import { CHANGES_SUMMARY_MAX_SYNCS } from '../../history/history-service.js';
 import { InstalledEnum, StringEnum } from './common.js';

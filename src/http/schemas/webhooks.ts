@@ -3,7 +3,7 @@ import '../../providers/registry.js';
 import { SECOND_PROVIDER } from './example-providers.js';
 import { Type } from 'typebox';
 import { PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
-import { EVENT_TYPES } from '../../events/event-model.js';
+import { EVENT_TYPES } from '../../catalog/webhook-event-model.js';
 import { InstalledEnum, withExamples, StringEnum } from './common.js';
 
 // POST/GET/DELETE /webhooks (D42).

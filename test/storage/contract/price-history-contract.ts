@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PriceChange } from '../../../src/history/change-model.js';
+import type { PriceChange } from '../../../src/catalog/price-change-model.js';
 import type { InstanceQuery } from '../../../src/catalog/record-query.js';
 import type { ChangeQuery } from '../../../src/storage/history-store.js';
 import { catalog, offer, readAll, run } from '../catalog-fixtures.js';

@@ -3,7 +3,7 @@
 // computed in BigInt from the integer micro-dollars, then rounded once, half up: hourly to
 // 4 decimals, monthly (and monthly unit prices, D45) to the currency's minor unit. In USD the
 // results equal money.ts's hourlyFromMicros/monthlyFromMicros exactly (a property test pins it).
-import { MICROS_PER_DOLLAR } from '../catalog/money.js';
+import { MICROS_PER_DOLLAR } from './money.js';
 import { BASE_CURRENCY, HOURLY_DIGITS, minorUnitDigits } from './currencies.js';
 import {
   divideRoundHalfUp,

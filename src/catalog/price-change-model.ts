@@ -1,7 +1,7 @@
 // What a sync changed about one record (D38, D40), independent of storage and HTTP. A record's
 // price state is its two prices and whether the provider offers it; a change is a move from
 // one state to another that a reader of the catalogue could notice.
-import type { ProviderName } from '../catalog/model.js';
+import type { ProviderName } from './model.js';
 
 export const CHANGE_KINDS = [
   'added',

@@ -3,8 +3,8 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hourlyFromMicros, monthlyFromMicros } from '../catalog/money.js';
-import { formatMinor, moneyView, parseBound } from './convert.js';
+import { hourlyFromMicros, monthlyFromMicros } from './money.js';
+import { formatMinor, moneyView, parseBound } from './money-view.js';
 import { minorUnitDigits } from './currencies.js';
 import { parseExactDecimal } from './exact-decimal.js';
 import type { LoadedRates } from './rate-table.js';

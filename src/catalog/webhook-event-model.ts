@@ -1,8 +1,8 @@
 // The webhook events (D42) and the exact bodies delivered for them. Built inside the apply
 // transaction from what the sync stored, so a body never disagrees with the catalogue.
-import type { ProviderName } from '../catalog/model.js';
-import { toChangeItem, type ChangeItemJson } from '../history/change-json.js';
-import type { PriceChange } from '../history/change-model.js';
+import type { ProviderName } from './model.js';
+import { toChangeItem, type ChangeItemJson } from './price-change-json.js';
+import type { PriceChange } from './price-change-model.js';
 
 export const EVENT_TYPES = ['sync.completed', 'sync.failed', 'price.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,7 +1,7 @@
 // The change feed and price periods as the API shows them (D39, D40): prices in the requested
 // currency (D43; USD by default) rounded as in /instances (D36), times as ISO 8601 UTC.
-import { moneyView, type MoneyView } from '../fx/convert.js';
-import type { PriceChange, PricePeriod, Prices } from './change-model.js';
+import { moneyView, type MoneyView } from './money-view.js';
+import type { PriceChange, PricePeriod, Prices } from './price-change-model.js';
 
 const USD_VIEW = moneyView(undefined, 'USD');
 
