@@ -22,12 +22,18 @@ const STORAGE_TYPE: Readonly<Record<string, string>> = {
 
 export function archText(r: Facts): string {
   const a = r.cpu.architecture;
-  return a === null ? 'arch not recorded' : (ARCH_LABEL[a] ?? a);
+  return a === null ? 'arch unknown' : (ARCH_LABEL[a] ?? a);
 }
 
 export function allocationText(r: Facts): string {
-  return r.cpu.allocation ?? 'allocation not recorded';
+  return r.cpu.allocation ?? 'allocation unknown';
 }
+
+/** Why a fact reads "unknown" (D62: null is not recorded, never a guess). */
+const unknownNote = (text: string, what: string): CellNote => ({
+  text,
+  reason: `The ${what} of this type is not recorded in the provider's data; it is not guessed.`,
+});
 
 /** "x86 · dedicated", "Arm · burstable" (plain text: CSV, Markdown, card labels). */
 export function cpuText(r: Facts): string {
@@ -44,14 +50,26 @@ export function CpuFacts({ record: r }: { record: Facts }) {
   const arch = archText(r);
   const allocation = allocationText(r);
   return (
-    <span class="cpu-facts">
-      {r.cpu.architecture === 'arm64' ? <Marked text={arch} reason={ARM_REASON} /> : arch}
-      {' · '}
-      {r.cpu.allocation === 'burstable' ? (
-        <Marked text={allocation} reason={BURSTABLE_REASON} />
-      ) : (
-        allocation
-      )}
+    <span class="facts">
+      <span class="fact">
+        {r.cpu.architecture === 'arm64' ? (
+          <Marked text={arch} reason={ARM_REASON} />
+        ) : r.cpu.architecture === null ? (
+          <NoteText note={unknownNote(arch, 'CPU architecture')} />
+        ) : (
+          arch
+        )}{' '}
+        ·
+      </span>{' '}
+      <span class="fact">
+        {r.cpu.allocation === 'burstable' ? (
+          <Marked text={allocation} reason={BURSTABLE_REASON} />
+        ) : r.cpu.allocation === null ? (
+          <NoteText note={unknownNote(allocation, 'CPU allocation')} />
+        ) : (
+          allocation
+        )}
+      </span>
     </span>
   );
 }
@@ -91,11 +109,14 @@ export function includedText(r: Included): string {
 export function IncludedFacts({ record }: { record: Included }) {
   const [storage, transfer] = [storagePart(record), transferPart(record)];
   return (
-    <>
-      {storage.note === undefined ? storage.text : <NoteText note={storage.note} />}
-      {' · '}
-      {transfer.note === undefined ? transfer.text : <NoteText note={transfer.note} />}
-    </>
+    <span class="facts">
+      <span class="fact">
+        {storage.note === undefined ? storage.text : <NoteText note={storage.note} />} ·
+      </span>{' '}
+      <span class="fact">
+        {transfer.note === undefined ? transfer.text : <NoteText note={transfer.note} />}
+      </span>
+    </span>
   );
 }
 
@@ -124,7 +145,9 @@ export function benchmarkText(r: Pick<InstanceRecord, 'benchmark'>): string {
 }
 
 /** "1 × NVIDIA T4 (16 GiB)"; empty without a GPU. */
-export function gpuText(r: Pick<InstanceRecord, 'gpu_count' | 'gpu_type' | 'gpu_memory_gb'>): string {
+export function gpuText(
+  r: Pick<InstanceRecord, 'gpu_count' | 'gpu_type' | 'gpu_memory_gb'>,
+): string {
   if (r.gpu_count <= 0) return '';
   const memory = r.gpu_memory_gb === null ? '' : ` (${r.gpu_memory_gb} GiB)`;
   return `${r.gpu_count} × ${r.gpu_type ?? 'GPU'}${memory}`;

@@ -216,8 +216,9 @@ export const DEFAULT_COLUMNS = [
   'memory',
   'cpu',
   'included',
+  // Family is a filter and reads "general" on most rows: in the Columns menu, so the CPU and
+  // what the price includes fit 1440 px beside the price.
   'gpu',
-  'family',
   'price',
   'observed',
 ];
