@@ -7,10 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import {
-  INSTANCE_CSV_COLUMNS,
-  MACHINE_FACT_CSV_COLUMNS,
-} from '../../src/catalog/instance-csv.js';
+import { INSTANCE_CSV_COLUMNS, MACHINE_FACT_CSV_COLUMNS } from '../../src/catalog/instance-csv.js';
 import type { InstanceRecord } from '../../src/catalog/instance-json.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { parseCsv } from '../support/parse-csv.js';
@@ -199,8 +196,8 @@ for (const backend of await storeBackends()) {
       expect(cli.data.instances.length).toBeGreaterThan(0);
       expect(cli.data.instances).toEqual(http.data.instances);
       expect(cli.data.metadata.filters_applied).toMatchObject({
-        arch: ['arm64'],
-        cpu_allocation: ['burstable'],
+        arch: 'arm64',
+        cpu_allocation: 'burstable',
       });
       // The table names both facts on every row.
       const table = await runBuilt(['instances', '--arch', 'arm64', '--limit', '5'], env);

@@ -13,7 +13,14 @@ import {
 } from '../format';
 import type { InstanceRecord } from '../model';
 import { NotedCell, notedText } from '../field-notes';
-import { day, InferredMark, isInferred, ObservedCell, observedText, type Sources } from '../provenance';
+import {
+  day,
+  InferredMark,
+  isInferred,
+  ObservedCell,
+  observedText,
+  type Sources,
+} from '../provenance';
 import {
   coremarkPerPriceText,
   coremarkText,
