@@ -128,17 +128,15 @@ describe.skipIf(skip !== undefined)('machine facts (issue 32 item 6)', { timeout
     const { page, problems } = await keyedPage(`/ui/?view=instance&id=${nano.id}`);
     const specs = page.locator('dl.specs');
     await specs.waitFor();
-    const spec = async (term: string) =>
+    const spec = (term: string) =>
       specs.locator('div').filter({ has: page.getByText(term, { exact: true }) });
-    expect(await (await spec('CPU')).locator('dd').textContent()).toMatch(/^Arm .*· burstable/);
-    expect(await (await spec('CPU model')).locator('dd').textContent()).toContain('Neoverse');
-    expect(await (await spec('Included in the price')).locator('dd').textContent()).toMatch(
-      /^EBS only/,
-    );
-    expect(await (await spec('CoreMark')).locator('dd').textContent()).toContain(
+    expect(await spec('CPU').locator('dd').textContent()).toMatch(/^Arm .*· burstable/);
+    expect(await spec('CPU model').locator('dd').textContent()).toContain('Neoverse');
+    expect(await spec('Included in the price').locator('dd').textContent()).toMatch(/^EBS only/);
+    expect(await spec('CoreMark').locator('dd').textContent()).toContain(
       nano.benchmark!.coremark.toLocaleString('en'),
     );
-    expect(await (await spec('Price observed')).locator('time').getAttribute('datetime')).toBe(
+    expect(await spec('Price observed').locator('time').getAttribute('datetime')).toBe(
       nano.pricing.observed_at,
     );
 
