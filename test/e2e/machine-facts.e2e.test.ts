@@ -167,6 +167,53 @@ describe.skipIf(skip !== undefined)('machine facts (issue 32 item 6)', { timeout
     expect(problems).toEqual([]);
   });
 
+  it('Recommend: architecture, allocation and order go into the request; each card names its CPU, CoreMark and observation date', async () => {
+    const { page, problems, id } = await keyedPage('/ui/?view=recommend');
+    await page.getByRole('button', { name: 'nginx', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Architecture' }).selectOption('arm64');
+    await page.getByRole('combobox', { name: 'CPU allocation' }).selectOption('burstable');
+    await page.getByRole('combobox', { name: 'Order by' }).selectOption('performance_per_price');
+    const asked = page.waitForRequest((r) => r.url().endsWith('/recommend'));
+    await page.getByRole('button', { name: 'Recommend', exact: true }).click();
+    const body = (await asked).postDataJSON() as Record<string, unknown>;
+    expect(body).toMatchObject({
+      arch: ['arm64'],
+      cpu_allocation: ['burstable'],
+      rank_by: 'performance_per_price',
+    });
+    expect(search(page).get('arch')).toBe('arm64');
+    const response = await session.server().api('/recommend', id, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
+    const answer = (
+      (await response.json()) as {
+        data: {
+          recommendations: (Row & { instance: string; observed_at: string })[];
+        };
+      }
+    ).data.recommendations;
+    expect(answer.length).toBeGreaterThan(0);
+    const cards = page.locator('ol.cards > li');
+    await expect.poll(() => cards.count()).toBe(answer.length);
+    for (const [i, r] of answer.entries()) {
+      const card = cards.nth(i);
+      expect(await card.locator('h3').textContent()).toBe(r.instance);
+      const facts = (await card.locator('.card-facts').textContent()) ?? '';
+      expect(facts).toMatch(/^CPU: Arm .*· burstable/);
+      if (r.benchmark !== null) {
+        expect(facts).toContain(`CoreMark ${r.benchmark.coremark.toLocaleString('en')}`);
+      }
+      expect(await card.locator('.observed-line time').getAttribute('datetime')).toBe(
+        r.observed_at,
+      );
+    }
+    expect(
+      await checkAtEveryWidth(page, 'machine-facts-recommend', () => cards.first().waitFor()),
+    ).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   it('Copy CSV carries the CPU, what the price includes and CoreMark; every width passes axe', async () => {
     const { page, problems } = await keyedPage(
       '/ui/?q=t4g.nano&cols=provider,cpu,included,coremark,price,observed',
