@@ -196,6 +196,10 @@ describe.skipIf(skip !== undefined)('machine facts (issue 32 item 6)', { timeout
     expect(answer.length).toBeGreaterThan(0);
     const cards = page.locator('ol.cards > li');
     await expect.poll(() => cards.count()).toBe(answer.length);
+    // The order asked for is the order described.
+    expect(
+      await page.getByText(/^By CoreMark per USD of monthly price, highest first/).count(),
+    ).toBe(1);
     for (const [i, r] of answer.entries()) {
       const card = cards.nth(i);
       expect(await card.locator('h3').textContent()).toBe(r.instance);

@@ -185,7 +185,25 @@ function Sources({ providers, sources }: { providers: readonly string[]; sources
   );
 }
 
-export function Results({ data, currency }: { data: RecommendData; currency: string }) {
+/** How the list is ordered, for each of D67's `rank_by`. */
+const RANK_TEXT: Readonly<Record<string, string>> = {
+  fit: 'Ranked by match score; among equal scores by the tie-break of four fits (1 is best), then by monthly price.',
+  price:
+    'Cheapest first among those meeting the memory and vCPU suggestion and the budget; then the rest by match score.',
+  performance_per_price:
+    'By CoreMark per USD of monthly price, highest first, among those meeting the memory and vCPU suggestion and the budget (types without a score after those with one); then the rest by match score.',
+};
+
+export function Results({
+  data,
+  currency,
+  rankBy = 'fit',
+}: {
+  data: RecommendData;
+  currency: string;
+  /** D67's order the list was asked in. */
+  rankBy?: string;
+}) {
   const { requirements } = data;
   const sources = useSources();
   const recommendations = data.recommendations;
@@ -211,10 +229,7 @@ export function Results({ data, currency }: { data: RecommendData; currency: str
         <p>No instance has enough memory for this stack.</p>
       ) : (
         <>
-          <p class="small">
-            Ranked by match score; among equal scores by the tie-break of four fits (1 is best),
-            then by monthly price.
-          </p>
+          <p class="small">{RANK_TEXT[rankBy]}</p>
           <Sources
             providers={[...new Set(recommendations.map((r) => r.provider))]}
             sources={sources}

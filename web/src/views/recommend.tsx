@@ -275,7 +275,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
           </Status>
         )}
         {submitted && result.data !== undefined && (
-          <Results data={result.data} currency={currency} />
+          <Results data={result.data} currency={currency} rankBy={rank} />
         )}
       </div>
     </section>
