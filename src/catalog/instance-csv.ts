@@ -74,9 +74,31 @@ export function instanceCsvLine(record: InstanceRecord): string {
 
 export const INSTANCE_CSV_HEADER = `${INSTANCE_CSV_COLUMNS.join(',')}\r\n`;
 
-/** The whole document: the header row, then one line per record, in the order given. */
-export function instancesToCsv(records: readonly InstanceRecord[]): string {
-  let out = INSTANCE_CSV_HEADER;
-  for (const record of records) out += instanceCsvLine(record);
+/**
+ * The CLI's columns after D47's (D62, D63): the API's CSV keeps D47's fixed list, while
+ * `cloudprice instances --format csv` appends these, so a script reading D47's columns by
+ * position reads the same cells from both. Null is the empty field.
+ */
+export const MACHINE_FACT_CSV_COLUMNS = ['arch', 'cpu_allocation', 'coremark'] as const;
+
+function machineFactCells(record: InstanceRecord): (string | number | null)[] {
+  return [record.cpu.architecture, record.cpu.allocation, record.benchmark?.coremark ?? null];
+}
+
+/**
+ * The whole document: the header row, then one line per record, in the order given; with
+ * `machineFacts`, MACHINE_FACT_CSV_COLUMNS after D47's.
+ */
+export function instancesToCsv(records: readonly InstanceRecord[], machineFacts = false): string {
+  if (!machineFacts) {
+    let out = INSTANCE_CSV_HEADER;
+    for (const record of records) out += instanceCsvLine(record);
+    return out;
+  }
+  let out = `${[...INSTANCE_CSV_COLUMNS, ...MACHINE_FACT_CSV_COLUMNS].join(',')}\r\n`;
+  for (const record of records) {
+    const extra = machineFactCells(record).map(csvCell).join(',');
+    out += `${instanceCsvLine(record).slice(0, -2)},${extra}\r\n`;
+  }
   return out;
 }

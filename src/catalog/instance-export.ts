@@ -25,11 +25,15 @@ export interface ExportSources {
   readonly store: { readonly history: AsOfReader };
 }
 
-/** The page `parsed` asks for as CSV; `asOf` reads the catalogue of that instant (D41). */
+/**
+ * The page `parsed` asks for as CSV; `asOf` reads the catalogue of that instant (D41);
+ * `machineFacts` appends the CLI's columns (instancesToCsv).
+ */
 export async function exportInstancesCsv(
   sources: ExportSources,
   parsed: ParsedInstanceQuery,
   asOf?: Date,
+  machineFacts = false,
 ): Promise<InstancesCsv> {
   let rows: readonly InstanceRow[];
   let total: number;
@@ -39,5 +43,11 @@ export async function exportInstancesCsv(
   } else {
     ({ rows, total } = await sources.store.history.queryAsOf(parsed.query, asOf));
   }
-  return { csv: instancesToCsv(rows.map((row) => toInstanceRecord(row, parsed.money))), total };
+  return {
+    csv: instancesToCsv(
+      rows.map((row) => toInstanceRecord(row, parsed.money)),
+      machineFacts,
+    ),
+    total,
+  };
 }

@@ -75,7 +75,8 @@ export function coremarkPerUsdMonth(coremark: number, monthlyMicros: number): nu
   return Math.round((coremark * 1_000_000 * 100) / monthlyMicros) / 100;
 }
 
-function benchmarkOf(facts: MachineFacts, monthlyMicros: number): BenchmarkJson | null {
+/** D63's `benchmark` of a record priced `monthlyMicros` USD a month (also /recommend's). */
+export function benchmarkOf(facts: MachineFacts, monthlyMicros: number): BenchmarkJson | null {
   const run = facts.coremark;
   if (run === null) return null;
   return {
@@ -83,6 +84,16 @@ function benchmarkOf(facts: MachineFacts, monthlyMicros: number): BenchmarkJson 
     coremark_per_usd_month: coremarkPerUsdMonth(run.score, monthlyMicros),
     ran_at: new Date(run.ranAt).toISOString(),
     source: run.source,
+  };
+}
+
+/** D62's `cpu` of a record (also /recommend's). */
+export function cpuOf(facts: MachineFacts): InstanceRecord['cpu'] {
+  return {
+    architecture: facts.cpuArchitecture,
+    manufacturer: facts.cpuManufacturer,
+    model: facts.cpuModel,
+    allocation: facts.cpuAllocation,
   };
 }
 
@@ -121,12 +132,7 @@ export function toInstanceRecord(row: InstanceRow, money: MoneyView = USD_VIEW):
       // memory GiB = memory_mb / 1024
       monthly_price_per_gb: money.monthlyPer(row.monthlyMicros, row.memoryMb, 1024),
     },
-    cpu: {
-      architecture: row.facts.cpuArchitecture,
-      manufacturer: row.facts.cpuManufacturer,
-      model: row.facts.cpuModel,
-      allocation: row.facts.cpuAllocation,
-    },
+    cpu: cpuOf(row.facts),
     gpu_memory_gb: row.facts.gpuMemoryGb,
     storage_type: row.facts.storageType,
     benchmark: benchmarkOf(row.facts, row.monthlyMicros),

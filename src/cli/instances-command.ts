@@ -38,6 +38,8 @@ same validation, same prices). Options:
   --max-price <amount>    monthly price at most this (in --currency)
   --family <name>         instance family (general, compute, memory, gpu, ...)
   --gpu                   only instances with a GPU
+  --arch <name>           CPU architecture: x86_64 or arm64, or both: x86_64,arm64
+  --cpu-allocation <name> dedicated, shared or burstable, or several: dedicated,shared
   --sort <field>          ${SORT_FIELDS.join(', ')} (default price)
   --order <asc|desc>      default asc
   --limit <n>             rows to print: 1 to 100 (default 50); with --format csv 1 to 10000
@@ -46,7 +48,8 @@ same validation, same prices). Options:
   --currency <code>       prices in this currency (USD default; see GET /health exchange_rates)
   --format <table|json|csv>
                           table (default): aligned columns for people; json: the body of
-                          GET /instances; csv: the columns and rules of GET /instances?format=csv
+                          GET /instances; csv: the columns and rules of GET /instances?format=csv,
+                          then arch, cpu_allocation and coremark (empty when not recorded)
 
 Exit codes: 0 records printed, 3 none matched, 4 the catalogue is empty (run \`cloudprice sync\`),
 1 failure (database), 2 bad option or configuration.`;
@@ -62,6 +65,8 @@ const PARAMETER_OF = {
   'max-memory': 'max_memory_gb',
   'max-price': 'max_price',
   family: 'instance_family',
+  arch: 'arch',
+  'cpu-allocation': 'cpu_allocation',
   sort: 'sort_by',
   order: 'order',
   limit: 'limit',
@@ -135,6 +140,10 @@ export function formatInstancesTable(body: InstancesBody, monthlyDigits: number)
     gib(r.memory_mb),
     String(r.storage_gb),
     r.gpu_count > 0 ? `${r.gpu_count}x ${r.gpu_type ?? 'GPU'}` : '-',
+    // D62 and D63: '-' where the fact is not recorded (never guessed).
+    r.cpu.architecture ?? '-',
+    r.cpu.allocation ?? '-',
+    r.benchmark === null ? '-' : String(r.benchmark.coremark),
     r.pricing.hourly_price.toFixed(4),
     r.pricing.monthly_price.toFixed(monthlyDigits),
   ]);
@@ -147,6 +156,9 @@ export function formatInstancesTable(body: InstancesBody, monthlyDigits: number)
       { title: 'MEMORY_GB', numeric: true },
       { title: 'STORAGE_GB', numeric: true },
       { title: 'GPU' },
+      { title: 'ARCH' },
+      { title: 'ALLOCATION' },
+      { title: 'COREMARK', numeric: true },
       { title: `HOURLY_${currency}`, numeric: true },
       { title: `MONTHLY_${currency}`, numeric: true },
     ],
@@ -183,7 +195,7 @@ export async function runInstancesCommand(args: readonly string[], io: CliIo): P
     let total: number;
     if (csv) {
       // The same code and source as GET /instances?format=csv.
-      const exported = await exportInstancesCsv(services, parsed.value);
+      const exported = await exportInstancesCsv(services, parsed.value, undefined, true);
       io.write(exported.csv);
       ({ total } = exported);
       shown = Math.max(0, Math.min(total - parsed.value.query.offset, parsed.value.query.limit));

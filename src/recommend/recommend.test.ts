@@ -122,6 +122,48 @@ describe('buildRecommendations', () => {
     expect(onlyC.recommendations.map((r) => [r.rank, r.instance])).toEqual([[1, 'C 8GB']]);
   });
 
+  // Issue 32 item 6: a result names what it runs on, its score and when its price was observed,
+  // as /instances does for the same record, so the Recommend cards can say so.
+  it("carries the record's CPU, CoreMark (per USD of monthly price) and observation time", () => {
+    const arm = candidate({
+      id: 13,
+      monthlyMicros: 3_800_000,
+      observedAt: Date.UTC(2025, 3, 4, 22, 41, 22),
+      facts: {
+        cpuArchitecture: 'arm64',
+        cpuManufacturer: 'AWS',
+        cpuModel: 'ARMv8 Neoverse-N1',
+        cpuAllocation: 'burstable',
+        gpuMemoryGb: null,
+        storageType: null,
+        coremark: { score: 38489, ranAt: Date.UTC(2025, 11, 10), source: 'bench' },
+      },
+    });
+    const list = buildRecommendations([arm, fit], request(body)).recommendations;
+    const [first, second] = [13, 10].map((id) => list.find((r) => r.id === id));
+    expect(first).toMatchObject({
+      id: 13,
+      cpu: {
+        architecture: 'arm64',
+        manufacturer: 'AWS',
+        model: 'ARMv8 Neoverse-N1',
+        allocation: 'burstable',
+      },
+      benchmark: {
+        coremark: 38489,
+        coremark_per_usd_month: 10128.68,
+        ran_at: '2025-12-10T00:00:00.000Z',
+        source: 'bench',
+      },
+      observed_at: '2025-04-04T22:41:22.000Z',
+    });
+    expect(second).toMatchObject({
+      id: 10,
+      cpu: { architecture: null, manufacturer: null, model: null, allocation: null },
+      benchmark: null,
+    });
+  });
+
   it('serialises the breakdown in the order the stack was given', () => {
     const data = buildRecommendations(
       [],

@@ -2,6 +2,7 @@
 // response's `data` in wire shape (section 4.4). Pure: the caller reads the candidates.
 
 import type { RecordColumns } from '../catalog/index/record-columns.js';
+import { benchmarkOf, cpuOf, type InstanceRecord } from '../catalog/instance-json.js';
 import { moneyView, type MoneyView } from '../catalog/money-view.js';
 import { currencyBudgetText, usdBudgetText, type BudgetText } from './budget-text.js';
 import { prosAndCons } from './pros-cons.js';
@@ -52,6 +53,13 @@ export interface RecommendationDto {
   /** Extension: the provider's instance type id and the region code of the record. */
   readonly instance_id: string;
   readonly region_code: string;
+  /**
+   * Extension (issue 32): the record's machine facts (D62, D63) and when its price was observed
+   * (D37), as in /instances, so a result can say what it runs on and how current it is.
+   */
+  readonly cpu: InstanceRecord['cpu'];
+  readonly benchmark: InstanceRecord['benchmark'];
+  readonly observed_at: string;
 }
 
 export interface SummaryDto {
@@ -157,6 +165,9 @@ export function buildRecommendations(
       id: c.id,
       instance_id: c.instanceId,
       region_code: c.regionCode,
+      cpu: cpuOf(c.facts),
+      benchmark: benchmarkOf(c.facts, c.monthlyMicros),
+      observed_at: new Date(c.observedAt).toISOString(),
     };
   });
   return {

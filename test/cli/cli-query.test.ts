@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { INSTANCE_CSV_COLUMNS } from '../../src/catalog/instance-csv.js';
+import { INSTANCE_CSV_COLUMNS, MACHINE_FACT_CSV_COLUMNS } from '../../src/catalog/instance-csv.js';
 import type { InstanceRecord } from '../../src/catalog/instance-json.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { parseCsv } from '../support/parse-csv.js';
@@ -111,7 +111,7 @@ for (const backend of await storeBackends()) {
       expect(run.code, run.stderr).toBe(0);
       const lines = run.stdout.trimEnd().split('\n');
       expect(lines[0]).toMatch(
-        /^PROVIDER +REGION +INSTANCE +VCPU +MEMORY_GB +STORAGE_GB +GPU +HOURLY_USD +MONTHLY_USD$/,
+        /^PROVIDER +REGION +INSTANCE +VCPU +MEMORY_GB +STORAGE_GB +GPU +ARCH +ALLOCATION +COREMARK +HOURLY_USD +MONTHLY_USD$/,
       );
       const rows = lines.slice(1, 6);
       expect(rows.every((row) => row.startsWith('provider_b '))).toBe(true);
@@ -148,23 +148,62 @@ for (const backend of await storeBackends()) {
       expect(cli.data.metadata.filters_applied).toEqual({ min_vcpu: 2, max_memory_gb: 16 });
     });
 
-    it('--format csv: D47 columns, CRLF rows, the same records in the same order', async () => {
+    it('--format csv: D47 columns then arch, cpu_allocation, coremark; the same records in the same order', async () => {
       const run = await runBuilt(
         ['instances', '--region', 'nrt', '--limit', '30', '--format', 'csv'],
         env,
       );
       expect(run.code, run.stderr).toBe(0);
       const rows = parseCsv(run.stdout);
-      expect(rows[0]).toEqual([...INSTANCE_CSV_COLUMNS]);
+      expect(rows[0]).toEqual([...INSTANCE_CSV_COLUMNS, ...MACHINE_FACT_CSV_COLUMNS]);
       const http = await viaApi<InstancesBody>('GET', '/instances?region=nrt&limit=30');
-      expect(rows.slice(1).map((r) => [r[0], r[4], r[15], r[16]])).toEqual(
+      expect(rows.slice(1).map((r) => [r[0], r[4], r[15], r[16], r[17], r[18], r[19]])).toEqual(
         http.data.instances.map((r) => [
           String(r.id),
           r.instance_id,
           String(r.pricing.monthly_price),
           'USD',
+          r.cpu.architecture ?? '',
+          r.cpu.allocation ?? '',
+          r.benchmark === null ? '' : String(r.benchmark.coremark),
         ]),
       );
+    });
+
+    it('--arch and --cpu-allocation filter as GET /instances arch and cpu_allocation do (D62)', async () => {
+      const run = await runBuilt(
+        [
+          'instances',
+          '--arch',
+          'arm64',
+          '--cpu-allocation',
+          'burstable',
+          '--sort',
+          'coremark_per_price',
+          '--order',
+          'desc',
+          '--format',
+          'json',
+        ],
+        env,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const cli = JSON.parse(run.stdout) as InstancesBody;
+      const http = await viaApi<InstancesBody>(
+        'GET',
+        '/instances?arch=arm64&cpu_allocation=burstable&sort_by=coremark_per_price&order=desc',
+      );
+      expect(cli.data.instances.length).toBeGreaterThan(0);
+      expect(cli.data.instances).toEqual(http.data.instances);
+      expect(cli.data.metadata.filters_applied).toMatchObject({
+        arch: 'arm64',
+        cpu_allocation: 'burstable',
+      });
+      // The table names both facts on every row.
+      const table = await runBuilt(['instances', '--arch', 'arm64', '--limit', '5'], env);
+      expect(table.code, table.stderr).toBe(0);
+      const rows = table.stdout.split('\n').slice(1, 6);
+      expect(rows.every((row) => / arm64 +(dedicated|shared|burstable|-) /.test(row))).toBe(true);
     });
 
     // Regression (issue 13): `--format csv` was held to the JSON page (1..100, default 50), so an
@@ -183,7 +222,11 @@ for (const backend of await storeBackends()) {
         url: '/instances?sort_by=vcpu&format=csv&limit=10000',
         headers: auth,
       });
-      expect(all.stdout).toBe(exported.body);
+      // D47's columns are the API's CSV cell for cell; the CLI's three follow them.
+      const d47 = all.stdout
+        .split('\r\n')
+        .map((line) => (line === '' ? line : line.replace(/(,[^,]*){3}$/, '')));
+      expect(d47.join('\r\n')).toBe(exported.body);
 
       const page = await runBuilt(
         ['instances', '--sort', 'vcpu', '--limit', '101', '--offset', '7', '--format', 'csv'],
@@ -325,6 +368,10 @@ it('bad values are usage errors (2) naming the option, before the database is op
     [['--min-vcpu', '8', '--max-vcpu', '2'], '--min-vcpu "8": must not be greater than max_vcpu'],
     [['--limit', '0'], '--limit "0": must be from 1 to 100'],
     [['--format', 'xml'], '--format must be one of table, json, csv, got "xml"'],
+    [
+      ['--arch', 'sparc'],
+      '--arch "sparc": is not one of the allowed values (allowed: x86_64, arm64)',
+    ],
   ];
   for (const [args, message] of cases) {
     // A database URL nothing listens on: a usage error must not even try to connect.

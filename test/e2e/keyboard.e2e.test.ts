@@ -129,7 +129,7 @@ describe.skipIf(skip !== undefined)('keyboard walk of every view', { timeout: 18
     // Space on the first checkbox (Provider, shown by default) hides that column.
     await expect
       .poll(() => search(page).get('cols'))
-      .toBe('region,vcpu,memory,gpu,family,price,observed');
+      .toBe('region,vcpu,memory,cpu,included,gpu,price,observed');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('details.columns[open]').count()).toBe(0);
     expect((await page.evaluate<Stop | null>(FOCUSED))?.name).toBe('Columns');

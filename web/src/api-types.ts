@@ -2730,7 +2730,15 @@ export interface operations {
            *             ],
            *             "id": 7,
            *             "instance_id": "g6-standard-2",
-           *             "region_code": "ap-northeast"
+           *             "region_code": "ap-northeast",
+           *             "cpu": {
+           *               "architecture": null,
+           *               "manufacturer": null,
+           *               "model": null,
+           *               "allocation": "shared"
+           *             },
+           *             "benchmark": null,
+           *             "observed_at": "2024-07-11T00:00:00.000Z"
            *           }
            *         ],
            *         "summary": {
@@ -2814,6 +2822,39 @@ export interface operations {
                 instance_id: string;
                 /** @description Extension: the region code of the record. */
                 region_code: string;
+                /** @description Extension (D62): the type's CPU. Every value comes from a recorded source or the vendor's published plan class (docs/api.md names each provider's rule); null is unknown, never a guess. */
+                cpu: {
+                  /** @description x86_64 or arm64; null when not recorded. Filter: `arch`. */
+                  architecture: ('x86_64' | 'arm64') | null;
+                  /** @description CPU maker as recorded (Intel, AMD, AWS...); null when not recorded. */
+                  manufacturer: string | null;
+                  /** @description CPU family and model as recorded (e.g. "Xeon 8488C", "ARMv8 Neoverse-N1"); null when not recorded. */
+                  model: string | null;
+                  /** @description dedicated (cores of its own), shared (cores shared with other guests, no credit scheme) or burstable (a baseline share with bursts on credits: sustained load is throttled or billed beyond the baseline); from the provider's recording or its published plan class; null when not recorded. Filter: `cpu_allocation`. */
+                  allocation: ('dedicated' | 'shared' | 'burstable') | null;
+                };
+                /** @description Extension (D63): a recorded CoreMark score of the type, indicative only (one run on one machine of the type); null when none is recorded (every provider but AWS today). */
+                benchmark: {
+                  /**
+                   * @description CoreMark iterations per second, multi-threaded over all vCPUs, as recorded for the type (rounded to a whole number).
+                   * @example 97652
+                   */
+                  coremark: number;
+                  /** @description coremark / this record's monthly price in USD, 2 decimals (whatever `currency` shows); null for a free record. Sort: `sort_by=coremark_per_price`. */
+                  coremark_per_usd_month: number | null;
+                  /**
+                   * Format: date-time
+                   * @description When the benchmark ran.
+                   */
+                  ran_at: string;
+                  /** @description Where the figure was recorded. */
+                  source: string;
+                } | null;
+                /**
+                 * Format: date-time
+                 * @description Extension (D37): when this record's price was observed upstream, as pricing.observed_at in /instances.
+                 */
+                observed_at: string;
               }[];
               /** @description Extension (D67): what the candidates are, whatever the order. */
               summary: {

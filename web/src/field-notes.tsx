@@ -71,6 +71,11 @@ export function NotedCell({
 }) {
   const note = cellNote(record, field);
   if (note === undefined) return <>{`${record[field]}${unit}`}</>;
+  return <NoteText note={note} />;
+}
+
+/** A note's text marked as not a number, its reason as a tooltip and read out after it. */
+export function NoteText({ note }: { note: CellNote }) {
   return (
     <span class="noted" title={note.reason}>
       {note.text}

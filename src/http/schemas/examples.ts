@@ -236,6 +236,9 @@ export const RECOMMEND_RESPONSE_EXAMPLE: Static<typeof RecommendResponse> = {
         id: 7,
         instance_id: 'g6-standard-2',
         region_code: 'ap-northeast',
+        cpu: { architecture: null, manufacturer: null, model: null, allocation: 'shared' },
+        benchmark: null,
+        observed_at: '2024-07-11T00:00:00.000Z',
       },
     ],
     summary: {

@@ -7,7 +7,7 @@ import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js
 import { SCORING_DESCRIPTION } from '../../recommend/scoring-description.js';
 import { SCALES, STACK_NAMES } from '../../recommend/stacks.js';
 import { InstalledEnum, StringEnum } from './common.js';
-import { ExchangeRateNote } from './instances.js';
+import { BenchmarkFacts, CpuFacts, ExchangeRateNote } from './instances.js';
 
 export const RecommendRequestSchema = Type.Object({
   stack: Type.Array(StringEnum(STACK_NAMES), {
@@ -131,6 +131,13 @@ export const RecommendResponse = Type.Object({
         }),
         instance_id: Type.String({ description: "Extension: the provider's instance type id." }),
         region_code: Type.String({ description: 'Extension: the region code of the record.' }),
+        cpu: CpuFacts,
+        benchmark: BenchmarkFacts,
+        observed_at: Type.String({
+          format: 'date-time',
+          description:
+            "Extension (D37): when this record's price was observed upstream, as pricing.observed_at in /instances.",
+        }),
       }),
       { description: SCORING_DESCRIPTION },
     ),

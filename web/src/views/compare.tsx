@@ -5,6 +5,17 @@ import type { JSX } from 'preact';
 import { ErrorMessage, Link, Status } from '../components';
 import { NotedCell, notedValue, type NotedField } from '../field-notes';
 import { gib, money, percent } from '../format';
+import {
+  coremarkPerPriceText,
+  coremarkText,
+  CpuFacts,
+  cpuModelText,
+  cpuText,
+  gpuText,
+  groupedText,
+  IncludedFacts,
+  includedText,
+} from '../machine-facts';
 import type { HistoryData, InstanceRecord } from '../model';
 import { navigate } from '../url-state';
 import { useApiEach } from '../use-api';
@@ -50,13 +61,34 @@ const ATTRIBUTES: readonly Attribute[] = [
   { label: 'Family', value: (r) => r.instance_family, text: (r) => r.instance_family },
   { label: 'vCPU', value: (r) => r.vcpu, text: (r) => String(r.vcpu) },
   { label: 'Memory (GiB)', value: (r) => r.memory_mb, text: (r) => gib(r.memory_mb) },
+  { label: 'CPU', value: cpuText, text: (r) => <CpuFacts record={r} /> },
+  {
+    label: 'CPU model',
+    value: cpuModelText,
+    text: (r) => cpuModelText(r) || 'not recorded',
+  },
+  { label: 'Included', value: includedText, text: (r) => <IncludedFacts record={r} /> },
   noted('Storage (GB)', 'storage_gb'),
   noted('Transfer (TB)', 'transfer_tb'),
   noted('Network (Gbps)', 'network_speed_gbps'),
+  { label: 'GPU', value: gpuText, text: (r) => gpuText(r) || 'none' },
   {
-    label: 'GPU',
-    value: (r) => `${r.gpu_count} ${r.gpu_type ?? ''}`,
-    text: (r) => (r.gpu_count > 0 ? `${r.gpu_count} × ${r.gpu_type ?? 'GPU'}` : 'none'),
+    // Higher is better; no score is no number, so no percentage against it.
+    label: 'CoreMark',
+    value: (r) => r.benchmark?.coremark ?? 'none',
+    text: (r) => groupedText(coremarkText(r)) || 'not recorded',
+    numeric: true,
+  },
+  {
+    label: 'CoreMark per USD/month',
+    value: (r) => r.benchmark?.coremark_per_usd_month ?? 'none',
+    text: (r) => groupedText(coremarkPerPriceText(r)) || 'no score',
+    numeric: true,
+  },
+  {
+    label: 'CoreMark ran',
+    value: (r) => (r.benchmark === null ? '' : day(r.benchmark.ran_at)),
+    text: (r) => (r.benchmark === null ? '—' : day(r.benchmark.ran_at)),
   },
   {
     label: 'Hourly price',

@@ -37,7 +37,23 @@ export const FILTERS: readonly FilterDef[] = [
   { param: 'max_price', label: 'Monthly price at most', chip: (v) => v },
   { param: 'has_gpu', label: 'GPU', chip: (v) => (v === 'true' ? 'with GPU' : 'without GPU') },
   { param: 'instance_family', label: 'Family', chip: (v) => v },
+  { param: 'arch', label: 'Architecture', chip: (v) => v.split(',').map(archLabel).join(', ') },
+  { param: 'cpu_allocation', label: 'CPU allocation', chip: (v) => v.replace(/,/g, ', ') },
 ];
+
+/** D62's filter values in the page's words (the API's `arch` and `cpu_allocation`). */
+export const ARCH_OPTIONS: Options = [
+  ['x86_64', 'x86'],
+  ['arm64', 'Arm'],
+];
+export const ALLOCATION_OPTIONS: Options = [
+  ['dedicated', 'dedicated'],
+  ['shared', 'shared'],
+  ['burstable', 'burstable'],
+];
+function archLabel(value: string): string {
+  return ARCH_OPTIONS.find(([v]) => v === value)?.[1] ?? value;
+}
 
 /** How many of these filters the URL sets (the count on the phone's "Filters" button). */
 export function activeFilters(params: URLSearchParams, names: readonly string[]): number {
@@ -205,6 +221,20 @@ export function Filters({
         label="Family"
         value={get('instance_family')}
         options={FAMILIES.map((f) => [f, f] as const)}
+        error={invalid}
+      />
+      <Select
+        param="arch"
+        label="Architecture"
+        value={get('arch')}
+        options={ARCH_OPTIONS}
+        error={invalid}
+      />
+      <Select
+        param="cpu_allocation"
+        label="CPU allocation"
+        value={get('cpu_allocation')}
+        options={ALLOCATION_OPTIONS}
         error={invalid}
       />
     </FilterForm>

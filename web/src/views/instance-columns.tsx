@@ -13,7 +13,25 @@ import {
 } from '../format';
 import type { InstanceRecord } from '../model';
 import { NotedCell, notedText } from '../field-notes';
-import { InferredMark, isInferred, ObservedCell, observedText, type Sources } from '../provenance';
+import {
+  day,
+  InferredMark,
+  isInferred,
+  ObservedCell,
+  observedText,
+  type Sources,
+} from '../provenance';
+import {
+  coremarkPerPriceText,
+  coremarkText,
+  CpuFacts,
+  cpuModelText,
+  cpuText,
+  groupedText,
+  gpuText,
+  IncludedFacts,
+  includedText,
+} from '../machine-facts';
 
 export interface Display {
   readonly unit: PriceUnit;
@@ -92,6 +110,43 @@ export const COLUMNS: readonly Column[] = [
     text: (r) => gib(r.memory_mb),
   },
   {
+    // D62: architecture and allocation in one compact cell, Arm and burstable marked.
+    id: 'cpu',
+    label: () => 'CPU',
+    text: (r) => cpuText(r),
+    cell: (r) => <CpuFacts record={r} />,
+  },
+  {
+    // What the price includes and what it does not (field_notes: "EBS only", "transfer billed").
+    id: 'included',
+    label: () => 'Included',
+    text: (r) => includedText(r),
+    cell: (r) => <IncludedFacts record={r} />,
+  },
+  { id: 'cpu_model', label: () => 'CPU model', text: (r) => cpuModelText(r) },
+  {
+    // D63: records without a score come last in either order (the API's rule).
+    id: 'coremark',
+    label: () => 'CoreMark',
+    sort: () => 'coremark',
+    numeric: true,
+    text: (r) => coremarkText(r),
+    cell: (r) => groupedText(coremarkText(r)),
+  },
+  {
+    id: 'coremark_price',
+    label: () => 'CoreMark per USD/month',
+    sort: () => 'coremark_per_price',
+    numeric: true,
+    text: (r) => coremarkPerPriceText(r),
+    cell: (r) => groupedText(coremarkPerPriceText(r)),
+  },
+  {
+    id: 'coremark_ran',
+    label: () => 'CoreMark ran',
+    text: (r) => (r.benchmark === null ? '' : day(r.benchmark.ran_at)),
+  },
+  {
     id: 'storage',
     label: () => 'Storage (GB)',
     sort: () => 'storage_gb',
@@ -116,7 +171,7 @@ export const COLUMNS: readonly Column[] = [
   {
     id: 'gpu',
     label: () => 'GPU',
-    text: (r) => (r.gpu_count > 0 ? `${r.gpu_count} × ${r.gpu_type ?? 'GPU'}` : ''),
+    text: (r) => gpuText(r),
   },
   { id: 'family', label: () => 'Family', text: (r) => r.instance_family },
   {
@@ -166,8 +221,11 @@ export const DEFAULT_COLUMNS = [
   'region',
   'vcpu',
   'memory',
+  'cpu',
+  'included',
+  // Family is a filter and reads "general" on most rows: in the Columns menu, so the CPU and
+  // what the price includes fit 1440 px beside the price.
   'gpu',
-  'family',
   'price',
   'observed',
 ];

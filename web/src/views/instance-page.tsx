@@ -3,6 +3,15 @@
 import type { JSX } from 'preact';
 import { ErrorMessage, Link, Status } from '../components';
 import { NotedCell } from '../field-notes';
+import {
+  benchmarkText,
+  coremarkPerPriceText,
+  CpuFacts,
+  cpuModelText,
+  gpuText,
+  groupedText,
+  IncludedFacts,
+} from '../machine-facts';
 import { count, dateTime, gib, money, percent } from '../format';
 import {
   type DataSource,
@@ -104,10 +113,15 @@ function Specs({
     ['Family', r.instance_family],
     ['vCPU', String(r.vcpu)],
     ['Memory', `${gib(r.memory_mb)} GiB`],
+    ['CPU', <CpuFacts record={r} />],
+    ['CPU model', cpuModelText(r) || 'not recorded'],
+    ['Included in the price', <IncludedFacts record={r} />],
     ['Storage', <NotedCell record={r} field="storage_gb" unit=" GB" />],
     ['Transfer', <NotedCell record={r} field="transfer_tb" unit=" TB" />],
     ['Network', <NotedCell record={r} field="network_speed_gbps" unit=" Gbps" />],
-    ['GPU', r.gpu_count > 0 ? `${r.gpu_count} × ${r.gpu_type ?? 'GPU'}` : 'none'],
+    ['GPU', gpuText(r) || 'none'],
+    ['CoreMark', benchmarkText(r)],
+    ['CoreMark per USD/month', groupedText(coremarkPerPriceText(r)) || 'no score'],
     ['Hourly', money(r.pricing.hourly_price, currency, true)],
     ['Monthly', money(r.pricing.monthly_price, currency)],
     ['Per vCPU', `${money(r.pricing.monthly_price_per_vcpu ?? undefined, currency)} / month`],

@@ -1,12 +1,13 @@
 // Why each recommendation has its rank (issue 25): D58's four fits as small bars with their
 // figures, the API's own pros and cons, what it costs against rank 1 (amount and percent), and
-// when its price was observed (D57; a stale one is flagged). A recommendation carries no
-// observation date, so its provider's data source (/health) dates it.
+// when its price was observed (D57; a stale one is flagged), and what it runs on: the CPU (Arm
+// and burstable marked) and the CoreMark score with its date (issue 32).
 import { Link } from '../components';
 import { count, gib, money, percent } from '../format';
 import { type DataSource, type Recommendation, type RecommendData } from '../model';
 import { providerLabel, regionLabel } from '../places';
-import { InferredMark, ObservedText, useSources, type Sources } from '../provenance';
+import { CpuFacts, cpuModelText } from '../machine-facts';
+import { day, InferredMark, ObservedText, useSources, type Sources } from '../provenance';
 import './recommend.css';
 
 const FITS = [
@@ -135,18 +136,24 @@ function Card({
           </>
         )}
       </p>
+      <p class="small card-facts">
+        CPU: <CpuFacts record={r} />
+        {r.cpu.model !== null && ` (${cpuModelText(r)})`} ·{' '}
+        {r.benchmark === null
+          ? 'no CoreMark score recorded'
+          : `CoreMark ${count.format(r.benchmark.coremark)}${
+              r.benchmark.coremark_per_usd_month === null
+                ? ''
+                : ` (${count.format(Math.round(r.benchmark.coremark_per_usd_month))} per USD/month)`
+            }, ran ${day(r.benchmark.ran_at)}`}
+      </p>
       <p class="price">
         {money(r.price.monthly, priceCurrency)} / month{' '}
         <span class="small">({money(r.price.hourly, priceCurrency, true)} / hour)</span>
       </p>
       <p class={`against-first${dearer ? ' up' : ''}`}>{againstFirst(r, first, priceCurrency)}</p>
       <p class="small observed-line">
-        Price observed{' '}
-        {source === undefined ? (
-          '(date not reported)'
-        ) : (
-          <ObservedText observedAt={source.observed_at} source={source} />
-        )}
+        Price observed <ObservedText observedAt={r.observed_at} source={source} />
       </p>
       <Fits r={r} need={need} />
       <div class="pros-cons">
@@ -178,7 +185,25 @@ function Sources({ providers, sources }: { providers: readonly string[]; sources
   );
 }
 
-export function Results({ data, currency }: { data: RecommendData; currency: string }) {
+/** How the list is ordered, for each of D67's `rank_by`. */
+const RANK_TEXT: Readonly<Record<string, string>> = {
+  fit: 'Ranked by match score; among equal scores by the tie-break of four fits (1 is best), then by monthly price.',
+  price:
+    'Cheapest first among those meeting the memory and vCPU suggestion and the budget; then the rest by match score.',
+  performance_per_price:
+    'By CoreMark per USD of monthly price, highest first, among those meeting the memory and vCPU suggestion and the budget (types without a score after those with one); then the rest by match score.',
+};
+
+export function Results({
+  data,
+  currency,
+  rankBy = 'fit',
+}: {
+  data: RecommendData;
+  currency: string;
+  /** D67's order the list was asked in. */
+  rankBy?: string;
+}) {
   const { requirements } = data;
   const sources = useSources();
   const recommendations = data.recommendations;
@@ -204,10 +229,7 @@ export function Results({ data, currency }: { data: RecommendData; currency: str
         <p>No instance has enough memory for this stack.</p>
       ) : (
         <>
-          <p class="small">
-            Ranked by match score; among equal scores by the tie-break of four fits (1 is best),
-            then by monthly price.
-          </p>
+          <p class="small">{RANK_TEXT[rankBy]}</p>
           <Sources
             providers={[...new Set(recommendations.map((r) => r.provider))]}
             sources={sources}

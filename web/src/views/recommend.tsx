@@ -20,7 +20,19 @@ import {
 } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
+import { ALLOCATION_OPTIONS, ARCH_OPTIONS } from './filters';
 import { Results } from './recommend-explain';
+
+/** D67's orders, in the page's words (`rank` in the URL, `rank_by` in the body). */
+const RANKS = [
+  ['fit', 'Best fit'],
+  ['price', 'Cheapest meeting the needs'],
+  ['performance_per_price', 'CoreMark per price'],
+] as const;
+/** One of `options`' values, else '' (any). */
+function oneOf(value: string | null, options: readonly (readonly [string, string])[]): string {
+  return options.some(([v]) => v === value) ? value! : '';
+}
 
 export function RecommendView({ params }: { params: URLSearchParams }) {
   const stack = (params.get('stack') ?? '')
@@ -37,6 +49,10 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
     .split(',')
     .filter((p) => p !== '' && (!placesLoaded() || allProviders().some((k) => k.name === p)));
   const currency = knownCurrency(params.get('currency')) ?? 'USD';
+  // D62 and D67: the same `arch` and `cpu_allocation` as Instances, sent as one-item arrays.
+  const arch = oneOf(params.get('arch'), ARCH_OPTIONS);
+  const allocation = oneOf(params.get('cpu_allocation'), ALLOCATION_OPTIONS);
+  const rank = oneOf(params.get('rank'), RANKS) || 'fit';
   const submitted = params.get('go') === '1' && stack.length > 0;
 
   const [chosen, setChosen] = useState(stack);
@@ -45,6 +61,9 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
   const [currencyValue, setCurrencyValue] = useState(currency);
   const [citiesValue, setCitiesValue] = useState(cities);
   const [providersValue, setProvidersValue] = useState(providers);
+  const [archValue, setArchValue] = useState(arch);
+  const [allocationValue, setAllocationValue] = useState(allocation);
+  const [rankValue, setRankValue] = useState(rank);
   // Back and Forward change the URL: the form follows it.
   useEffect(() => setChosen(stack), [stack.join(',')]);
   useEffect(() => setScaleValue(scale), [scale]);
@@ -52,6 +71,9 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
   useEffect(() => setCurrencyValue(currency), [currency]);
   useEffect(() => setCitiesValue(cities), [cities.join(',')]);
   useEffect(() => setProvidersValue(providers), [providers.join(',')]);
+  useEffect(() => setArchValue(arch), [arch]);
+  useEffect(() => setAllocationValue(allocation), [allocation]);
+  useEffect(() => setRankValue(rank), [rank]);
 
   const body = submitted
     ? {
@@ -61,6 +83,9 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         ...(currency !== 'USD' ? { currency } : {}),
         ...(cities.length > 0 ? { cities } : {}),
         ...(providers.length > 0 ? { providers } : {}),
+        ...(arch !== '' ? { arch: [arch] } : {}),
+        ...(allocation !== '' ? { cpu_allocation: [allocation] } : {}),
+        ...(rank !== 'fit' ? { rank_by: rank } : {}),
       }
     : undefined;
   const result = useApi<RecommendData>(submitted ? '/recommend' : null, body);
@@ -97,6 +122,9 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
               .map((p) => p.name)
               .filter((p) => providersValue.includes(p))
               .join(','),
+            arch: archValue,
+            cpu_allocation: allocationValue,
+            rank: rankValue === 'fit' ? undefined : rankValue,
             go: chosen.length > 0 ? '1' : undefined,
           });
         }}
@@ -208,6 +236,22 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
             </select>
           </div>
         </div>
+        <div class="row">
+          <Choice id="rec-arch" label="Architecture" value={archValue} onChange={setArchValue}>
+            {ARCH_OPTIONS}
+          </Choice>
+          <Choice
+            id="rec-allocation"
+            label="CPU allocation"
+            value={allocationValue}
+            onChange={setAllocationValue}
+          >
+            {ALLOCATION_OPTIONS}
+          </Choice>
+          <Choice id="rec-rank" label="Order by" value={rankValue} onChange={setRankValue} noAny>
+            {RANKS}
+          </Choice>
+        </div>
         <button type="submit" disabled={chosen.length === 0}>
           Recommend
         </button>
@@ -231,9 +275,40 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
           </Status>
         )}
         {submitted && result.data !== undefined && (
-          <Results data={result.data} currency={currency} />
+          <Results data={result.data} currency={currency} rankBy={rank} />
         )}
       </div>
     </section>
+  );
+}
+
+/** A select of the form (applied on Recommend, not on change); "Any" first unless `noAny`. */
+function Choice({
+  id,
+  label,
+  value,
+  onChange,
+  noAny = false,
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  noAny?: boolean;
+  children: readonly (readonly [string, string])[];
+}) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        {!noAny && <option value="">Any</option>}
+        {children.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
