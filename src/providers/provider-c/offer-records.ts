@@ -8,6 +8,7 @@
 // with the small guards below rather than TypeBox, whose module graph takes ~0.5 s and ~10 MB
 // to load in each new worker isolate.
 import type { CommittedPurchaseOption } from '../../catalog/purchase-options.js';
+import { isJsonObject, own, type JsonObject } from './json-reading.js';
 
 /** The on-demand offer term code: the same for every SKU in every offer file (§3.2). */
 export const ON_DEMAND_TERM_CODE = 'JRTCKXETXF';
@@ -90,18 +91,6 @@ export type ReservedOption = CommittedPurchaseOption;
 
 /** A SKU's No Upfront reserved hourly prices, per option, as upstream text. */
 export type ReservedHourlyUsd = Readonly<Partial<Record<ReservedOption, string>>>;
-
-type JsonObject = Readonly<Record<string, unknown>>;
-
-/** A JSON object (not an array, not null), readable by key. */
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `record[key]` only when it is the record's own property (never the prototype's). */
-function own(record: JsonObject, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
 
 interface ProductRecord {
   readonly sku: string;

@@ -12,6 +12,7 @@ import {
   type SpotInterruptionBand,
 } from '../../catalog/purchase-options.js';
 import type { RegionMapping } from '../region-map.js';
+import { INSTANCE_TYPE, isJsonObject, own } from './json-reading.js';
 
 /** AWS's figures for one type in one region, as published. */
 export interface SpotAdviceFigures {
@@ -21,17 +22,6 @@ export interface SpotAdviceFigures {
 }
 
 const LINUX = 'Linux';
-const INSTANCE_TYPE = /^[a-z][a-z0-9-]*\.[a-z0-9-]+$/;
-
-type JsonObject = Readonly<Record<string, unknown>>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function own(record: JsonObject, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
 
 /**
  * `ranges` as index -> band label, or null when it is not a list of distinct indexes each with
@@ -42,7 +32,7 @@ function readRanges(ranges: unknown): Map<number, SpotInterruptionBand> | null {
   const bands = new Map<number, SpotInterruptionBand>();
   const labels = new Set<string>();
   for (const range of ranges) {
-    if (!isObject(range)) return null;
+    if (!isJsonObject(range)) return null;
     const index = own(range, 'index');
     const label = own(range, 'label');
     if (!Number.isSafeInteger(index) || typeof index !== 'number' || index < 0) return null;
@@ -67,13 +57,13 @@ function readRegion(
   entry: unknown,
   bands: ReadonlyMap<number, SpotInterruptionBand>,
 ): RegionFeedOutcome<SpotAdviceFigures> {
-  const linux = isObject(entry) ? own(entry, LINUX) : undefined;
-  if (!isObject(linux)) return failed(regionCode, 'no "Linux" object');
+  const linux = isJsonObject(entry) ? own(entry, LINUX) : undefined;
+  if (!isJsonObject(linux)) return failed(regionCode, 'no "Linux" object');
   const byType = new Map<string, SpotAdviceFigures>();
   let skipped = 0;
   for (const [type, figures] of Object.entries(linux)) {
-    const s = isObject(figures) ? own(figures, 's') : undefined;
-    const r = isObject(figures) ? own(figures, 'r') : undefined;
+    const s = isJsonObject(figures) ? own(figures, 's') : undefined;
+    const r = isJsonObject(figures) ? own(figures, 'r') : undefined;
     const band = typeof r === 'number' ? bands.get(r) : undefined;
     if (
       !INSTANCE_TYPE.test(type) ||
@@ -102,9 +92,9 @@ export function parseSpotAdviceFeed(
   regions: readonly RegionMapping[],
 ): RegionFeedOutcome<SpotAdviceFigures>[] {
   const codes = regions.map((r) => r.regionCode);
-  const advisor = isObject(doc) ? own(doc, 'spot_advisor') : undefined;
-  const bands = isObject(doc) ? readRanges(own(doc, 'ranges')) : null;
-  if (!isObject(advisor) || bands === null) {
+  const advisor = isJsonObject(doc) ? own(doc, 'spot_advisor') : undefined;
+  const bands = isJsonObject(doc) ? readRanges(own(doc, 'ranges')) : null;
+  if (!isJsonObject(advisor) || bands === null) {
     return everyRegionFailed(
       codes,
       'UPSTREAM_INVALID_DATA',

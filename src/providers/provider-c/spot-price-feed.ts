@@ -9,6 +9,7 @@ import { decimalToMicros, MICROS_PER_DOLLAR } from '../../catalog/money.js';
 import { everyRegionFailed, type RegionFeedOutcome } from '../../catalog/option-feeds.js';
 import type { RegionMapping } from '../region-map.js';
 import { LIMITS } from '../upstream-values.js';
+import { INSTANCE_TYPE, isJsonObject, own, type JsonObject } from './json-reading.js';
 
 /**
  * Legacy region names the feed has used for some regions, and the region codes they mean
@@ -29,17 +30,6 @@ export const SPOT_FEED_REGION_ALIASES: Readonly<Record<string, string>> = {
 const LINUX = 'linux';
 /** "N/A", "N/A*": the type has no spot price there (not an error). */
 const NOT_AVAILABLE = /^N\/A\*?$/;
-const INSTANCE_TYPE = /^[a-z][a-z0-9-]*\.[a-z0-9-]+$/;
-
-type JsonObject = Readonly<Record<string, unknown>>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function own(record: JsonObject, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
 
 /** The region code a feed region name means: its alias target, or itself. */
 function canonicalRegion(name: string): string {
@@ -53,20 +43,20 @@ type SizeVerdict =
 
 /** One `sizes[]` element: its Linux USD price, none ("N/A*", no Linux column), or unusable. */
 function readSize(size: unknown): SizeVerdict {
-  if (!isObject(size)) return { kind: 'bad' };
+  if (!isJsonObject(size)) return { kind: 'bad' };
   const type = own(size, 'size');
   const columns = own(size, 'valueColumns');
   if (typeof type !== 'string' || !INSTANCE_TYPE.test(type) || !Array.isArray(columns)) {
     return { kind: 'bad' };
   }
   const linux = (columns as readonly unknown[]).filter(
-    (c): c is JsonObject => isObject(c) && own(c, 'name') === LINUX,
+    (c): c is JsonObject => isJsonObject(c) && own(c, 'name') === LINUX,
   );
   if (linux.length === 0) return { kind: 'none' };
   const [column] = linux;
   if (linux.length > 1 || column === undefined) return { kind: 'bad' };
   const prices = own(column, 'prices');
-  if (!isObject(prices)) return { kind: 'bad' };
+  if (!isJsonObject(prices)) return { kind: 'bad' };
   const usd = own(prices, 'USD');
   if (typeof usd !== 'string') return { kind: 'bad' };
   if (NOT_AVAILABLE.test(usd.trim())) return { kind: 'none' };
@@ -87,7 +77,7 @@ function readRegion(regionCode: string, entry: JsonObject): RegionFeedOutcome<nu
   const twice = new Set<string>();
   let skipped = 0;
   for (const group of groups) {
-    const sizes = isObject(group) ? own(group, 'sizes') : undefined;
+    const sizes = isJsonObject(group) ? own(group, 'sizes') : undefined;
     if (!Array.isArray(sizes)) {
       skipped += 1;
       continue;
@@ -129,9 +119,9 @@ export function parseSpotPriceFeed(
   regions: readonly RegionMapping[],
 ): RegionFeedOutcome<number>[] {
   const codes = regions.map((r) => r.regionCode);
-  const config = isObject(doc) ? own(doc, 'config') : undefined;
-  const list = isObject(config) ? own(config, 'regions') : undefined;
-  if (!isObject(config) || !Array.isArray(list)) {
+  const config = isJsonObject(doc) ? own(doc, 'config') : undefined;
+  const list = isJsonObject(config) ? own(config, 'regions') : undefined;
+  if (!isJsonObject(config) || !Array.isArray(list)) {
     return everyRegionFailed(
       codes,
       'UPSTREAM_INVALID_DATA',
@@ -152,8 +142,8 @@ export function parseSpotPriceFeed(
   }
   const entries = new Map<string, JsonObject[]>();
   for (const entry of list) {
-    const name = isObject(entry) ? own(entry, 'region') : undefined;
-    if (!isObject(entry) || typeof name !== 'string') continue;
+    const name = isJsonObject(entry) ? own(entry, 'region') : undefined;
+    if (!isJsonObject(entry) || typeof name !== 'string') continue;
     const code = canonicalRegion(name);
     entries.set(code, [...(entries.get(code) ?? []), entry]);
   }
