@@ -51,14 +51,21 @@ const INSTANCE_TYPES_PATH = '/instance-types?limit=50';
 const RECOMMEND_BODY = `{"stack":["nginx","nodejs","postgresql","redis"],"scale":"medium","budget_max":${
   which === 'recommend-new-budget' ? '{price}' : '80'
 }}`;
+// Another tree gets a database of its own, filled by its own code: a schema migrated by this
+// tree's newer code would stop an older server (unknown migrations), and each tree serves the
+// bundled snapshots it ships (as `npm start` would).
+const otherDir = other.startsWith('env:')
+  ? dir
+  : mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-other-'));
 try {
   await fill(dir, catalogue);
+  if (otherDir !== dir) await fill(otherDir, catalogue, path.resolve(other));
   const bodyFile = path.join(dir, 'recommend.request.json');
   writeFileSync(bodyFile, RECOMMEND_BODY);
   const recommend = which.startsWith('recommend');
   console.log(`start: load ${uptime()}`);
   const mine = startApp(dir, bothEnv);
-  const theirs = startApp(dir, otherEnv, [], otherApp);
+  const theirs = startApp(otherDir, otherEnv, [], otherApp);
   try {
     const result = await sideBySide(
       { name: 'this tree', url: await mine.url, pid: mine.pid },
@@ -90,4 +97,5 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+  rmSync(otherDir, { recursive: true, force: true });
 }

@@ -127,8 +127,13 @@ export function startApp(
 }
 
 /** Fills `dir`'s default database with `catalogue` in a process of its own (fill-catalogue.ts). */
-export async function fill(dir: string, catalogue: string): Promise<void> {
-  await runScript(FILL, [dir, catalogue]);
+/**
+ * Fills `dir` with `catalogue`; with `tree`, by that checkout's own fill script in that checkout
+ * (its own schema and bundled snapshots: another commit's server may not open our database).
+ */
+export async function fill(dir: string, catalogue: string, tree?: string): Promise<void> {
+  if (tree === undefined) return runScript(FILL, [dir, catalogue]);
+  await runScript(path.join(tree, 'bench/support/fill-catalogue.ts'), [dir, catalogue], {}, tree);
 }
 
 export async function availableRecords(app: { readonly url: Promise<string> }): Promise<number> {

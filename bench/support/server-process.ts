@@ -79,10 +79,12 @@ export function runScript(
   script: string,
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  cwd?: string,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...loaderFor(script), script, ...args], {
       env: { ...process.env, ...env },
+      ...(cwd !== undefined && { cwd }),
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child.once('exit', (code) =>
