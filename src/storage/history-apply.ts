@@ -51,6 +51,27 @@ export interface HistoryRun {
 }
 
 /**
+ * A provider's price rows with what names them (record id, instance id and name, region code)
+ * and their prices; callers select more columns and an order.
+ */
+export function providerPrices(trx: Transaction<CatalogDatabase>, provider: ProviderName) {
+  return trx
+    .selectFrom('pricing as p')
+    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
+    .innerJoin('regions as r', 'r.id', 'p.region_id')
+    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
+    .where('pv.name', '=', provider)
+    .select([
+      'p.id as id',
+      'i.instance_id as instance_id',
+      'i.instance_name as instance_name',
+      'r.region_code as region_code',
+      'p.hourly_micros as hourly_micros',
+      'p.monthly_micros as monthly_micros',
+    ]);
+}
+
+/**
  * Records what the just-applied catalogue changed, in `trx`, and returns the feed items it
  * stored (ordered by record id). Call it after the catalogue's rows are written.
  */
@@ -59,22 +80,8 @@ export async function recordPriceChanges(
   run: HistoryRun,
 ): Promise<readonly PriceChange[]> {
   const at = epochMs(run.completedAt, 'completedAt');
-  const current: CurrentRow[] = await trx
-    .selectFrom('pricing as p')
-    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
-    .innerJoin('regions as r', 'r.id', 'p.region_id')
-    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
-    .where('pv.name', '=', run.provider)
-    .select([
-      'p.id as id',
-      'i.instance_id as instance_id',
-      'i.instance_name as instance_name',
-      'r.region_code as region_code',
-      'p.hourly_micros as hourly_micros',
-      'p.monthly_micros as monthly_micros',
-      'p.available as available',
-      'p.observed_at as observed_at',
-    ])
+  const current: CurrentRow[] = await providerPrices(trx, run.provider)
+    .select(['p.available as available', 'p.observed_at as observed_at'])
     .orderBy('p.id')
     .execute();
   const open = await trx

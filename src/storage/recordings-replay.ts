@@ -4,7 +4,7 @@ import type { ProviderCatalog } from '../catalog/offers.js';
 import { changeSides, classifyChange } from '../catalog/price-change-model.js';
 import type { PriceChange, PriceState } from '../catalog/price-change-model.js';
 import type { CatalogDatabase } from './catalog-schema.js';
-import type { HistoryRun } from './history-apply.js';
+import { providerPrices, type HistoryRun } from './history-apply.js';
 import { epochMs } from './sync-history.js';
 
 // A first fill's replay of a snapshot's dated recordings (D64), inside the apply transaction,
@@ -80,21 +80,7 @@ export async function replayRecordings(
   if (newest === undefined || (last !== undefined && last.getTime() >= newest.getTime())) {
     throw new Error('dated recordings must be older than the catalogue they precede');
   }
-  const rows = await trx
-    .selectFrom('pricing as p')
-    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
-    .innerJoin('regions as r', 'r.id', 'p.region_id')
-    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
-    .where('pv.name', '=', run.provider)
-    .select([
-      'p.id as id',
-      'i.instance_id as instance_id',
-      'i.instance_name as instance_name',
-      'r.region_code as region_code',
-      'p.hourly_micros as hourly_micros',
-      'p.monthly_micros as monthly_micros',
-    ])
-    .execute();
+  const rows = await providerPrices(trx, run.provider).execute();
   const instances = await trx
     .selectFrom('instances as i')
     .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
