@@ -290,7 +290,7 @@ describe.skipIf(skip !== undefined)(
       }
     });
 
-    it('instance page and Compare in another currency say at which rate, from where, of when', async () => {
+    it('instance page, Compare and Changes in another currency say at which rate, from where, of when', async () => {
       const { page, id } = await keyedPage('/ui/');
       const answer = await json<InstancesAnswer>('/instances?limit=2&currency=JPY', id);
       const rate = answer.data.metadata.exchange_rate!;
@@ -301,6 +301,10 @@ describe.skipIf(skip !== undefined)(
       expect(await note.textContent()).toContain(`the rate of ${rate.as_of}`);
       expect(await note.textContent()).toMatch(/^Prices converted from USD at 1 USD = [\d.,]+ JPY/);
       await page.goto(`${session.server().url}/ui/?view=compare&ids=${a.id},${b.id}&currency=JPY`);
+      await note.waitFor();
+      expect(await note.textContent()).toContain(`the rate of ${rate.as_of}`);
+      // Changes too (the fresh install's recorded AWS price change).
+      await page.goto(`${session.server().url}/ui/?view=changes&currency=JPY`);
       await note.waitFor();
       expect(await note.textContent()).toContain(`the rate of ${rate.as_of}`);
       // In USD nothing is converted, and nothing is said.

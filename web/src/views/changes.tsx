@@ -9,6 +9,7 @@ import { CHANGE_KIND_LABEL, CHANGE_KINDS, type ChangeItem } from '../model';
 import { cityName, providerLabel, regionLabel, regions } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
+import { RateNote } from '../rate-note';
 import type { ChangesData } from '../model';
 import { useChangesPage } from './changes-page';
 import { MEMBERSHIP_KINDS, MembershipChanges } from './changes-membership';
@@ -203,6 +204,12 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
           </Status>
           {shown.length > 0 && (
             <PriceChangesTable changes={shown} currency={currency} keep={keep} />
+          )}
+          {shown.length > 0 && (
+            <RateNote
+              rate={prices.data?.metadata?.exchange_rate}
+              observed={shown.map((c) => c.at)}
+            />
           )}
           {pages > 1 && (
             <Pager
