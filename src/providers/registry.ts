@@ -9,11 +9,13 @@ import type { ProviderDefinition } from './provider-definition.js';
 import { providerA } from './provider-a/provider.js';
 import { providerB } from './provider-b/provider.js';
 import { providerC } from './provider-c/provider.js';
+import { providerD } from './provider-d/provider.js';
 
 export const PROVIDERS: readonly ProviderDefinition[] = Object.freeze([
   providerA,
   providerB,
   providerC,
+  providerD,
 ]);
 
 /** The providers a start without PROVIDERS serves (D65): every one not marked `optIn`. */
