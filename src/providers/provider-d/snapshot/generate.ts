@@ -72,7 +72,7 @@ const FIXTURE_TYPES = new Set([
   't2a-standard-1',
   'c4a-standard-1',
   'm1-megamem-96',
-  'z3-highmem-88',
+  'z3-highmem-14-standardlssd',
   'a2-highgpu-1g',
   'g2-standard-4',
 ]);

@@ -1,0 +1,222 @@
+// D65: Google Cloud (provider_d) is served only when PROVIDERS enables it. With PROVIDERS=all it
+// appears wherever a provider does (/instances, /regions and its cities, /health, the
+// UNSUPPORTED_PROVIDERS `supported` list); with the default setting it is refused like an unknown
+// provider. The catalogue is the test copy of its bundled snapshot (test/fixtures/snapshots/).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
+import { auth, createTestApp, type TestApp } from '../support/test-app.js';
+
+const ALL = ['provider_a', 'provider_b', 'provider_c', 'provider_d'];
+const DEFAULT = ['provider_a', 'provider_b', 'provider_c'];
+
+interface InstanceJson {
+  instance_id: string;
+  provider: { name: string; display_name: string };
+  region: { region_code: string; region_name: string; city: string };
+  vcpu: number;
+  memory_mb: number;
+  instance_family: string;
+  pricing: { hourly_price: number; monthly_price: number; observed_at: string };
+  cpu: { architecture: string | null; allocation: string | null };
+  benchmark: { coremark: number } | null;
+}
+
+async function get<T>(t: TestApp, url: string): Promise<{ status: number; body: T }> {
+  const response = await t.app.inject({ url, headers: auth });
+  return { status: response.statusCode, body: response.json<T>() };
+}
+
+async function syncAll(t: TestApp, providers: string[]): Promise<void> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/sync',
+    headers: auth,
+    payload: { providers },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const results = response.json<{ data: { providers: { provider: string; success: boolean }[] } }>()
+    .data.providers;
+  expect(
+    results.every((r) => r.success),
+    response.body,
+  ).toBe(true);
+}
+
+for (const backend of await storeBackends()) {
+  describeStoreBackend('provider_d with PROVIDERS=all', backend, () => {
+    let database: IsolatedDatabase;
+    let t: TestApp;
+    beforeAll(async () => {
+      database = await backend.isolate();
+      t = await createTestApp({ DATABASE_URL: database.url, PROVIDERS: 'all' });
+      await syncAll(t, ALL);
+    });
+    afterAll(async () => {
+      await t?.close();
+      await database?.drop();
+    });
+
+    it('lists Tokyo e2-medium at its recorded price, with 2 vCPUs as Google counts them', async () => {
+      const { status, body } = await get<{ data: { instances: InstanceJson[] } }>(
+        t,
+        '/instances?provider=provider_d&region=asia-northeast1&q=e2-medium',
+      );
+      expect(status).toBe(200);
+      const record = body.data.instances.find((i) => i.instance_id === 'e2-medium');
+      expect(record).toMatchObject({
+        provider: { name: 'provider_d', display_name: 'Google Cloud' },
+        region: { region_code: 'asia-northeast1', region_name: 'Tokyo', city: 'tokyo' },
+        vcpu: 2,
+        memory_mb: 4096,
+        instance_family: 'general',
+        // Recorded 0.04298286 USD/hour; x 730 = 31.3774878 -> 31.38.
+        pricing: {
+          hourly_price: 0.043,
+          monthly_price: 31.38,
+          observed_at: '2026-07-30T06:13:17.000Z',
+        },
+        cpu: { architecture: 'x86_64', allocation: 'burstable' },
+        benchmark: { coremark: 14529 },
+      });
+    });
+
+    it('lists only the types Google offers in a region (c3d is priced in Tokyo, offered in Singapore)', async () => {
+      const tokyo = await get<{ data: { instances: InstanceJson[] } }>(
+        t,
+        '/instances?provider=provider_d&region=asia-northeast1&limit=100',
+      );
+      const ids = tokyo.body.data.instances.map((i) => i.instance_id);
+      expect(ids).toContain('e2-standard-2');
+      expect(ids).not.toContain('c3d-standard-4');
+      const singapore = await get<{ data: { instances: InstanceJson[] } }>(
+        t,
+        '/instances?provider=provider_d&region=asia-southeast1&q=c3d-standard-4',
+      );
+      expect(singapore.body.data.instances.map((i) => i.instance_id)).toEqual(['c3d-standard-4']);
+      expect(singapore.body.data.instances[0]?.instance_family).toBe('general');
+    });
+
+    it('names its five regions and their cities in /regions', async () => {
+      const { status, body } = await get<{
+        data: {
+          regions: {
+            provider: string;
+            region_code: string;
+            region_name: string;
+            city: string;
+            country_code: string;
+            instances: number;
+          }[];
+          cities: { city: string; regions: { provider: string; region_code: string }[] }[];
+          providers: { name: string; display_name: string; block_storage: string | null }[];
+        };
+      }>(t, '/regions');
+      expect(status).toBe(200);
+      const ours = body.data.regions.filter((r) => r.provider === 'provider_d');
+      expect(ours.map((r) => [r.region_code, r.region_name, r.city, r.country_code])).toEqual([
+        ['asia-northeast1', 'Tokyo', 'tokyo', 'JP'],
+        ['asia-northeast3', 'Seoul', 'seoul', 'KR'],
+        ['asia-northeast2', 'Osaka', 'osaka', 'JP'],
+        ['asia-southeast1', 'Singapore', 'singapore', 'SG'],
+        ['asia-east2', 'Hong Kong', 'hong-kong', 'HK'],
+      ]);
+      expect(ours.every((r) => r.instances > 0)).toBe(true);
+      for (const city of body.data.cities) {
+        expect(city.regions.filter((r) => r.provider === 'provider_d')).toHaveLength(1);
+      }
+      expect(body.data.providers.map((p) => p.name)).toEqual(ALL);
+      expect(body.data.providers[3]).toEqual({
+        name: 'provider_d',
+        display_name: 'Google Cloud',
+        block_storage: 'Persistent Disk',
+      });
+    });
+
+    it('filters by city across all four providers', async () => {
+      const { status, body } = await get<{ data: { instances: InstanceJson[] } }>(
+        t,
+        '/instances?city=hong-kong&provider=provider_d&limit=5',
+      );
+      expect(status).toBe(200);
+      expect(body.data.instances.length).toBeGreaterThan(0);
+      expect(body.data.instances.every((i) => i.region.region_code === 'asia-east2')).toBe(true);
+    });
+
+    it('shows its provenance in /health', async () => {
+      const response = await t.app.inject({ url: '/health', headers: auth });
+      const providers = response.json<{
+        components: {
+          providers: {
+            name: string;
+            data_source: { kind: string; observed_at: string; source: string } | null;
+          }[];
+        };
+      }>().components.providers;
+      expect(providers.map((p) => p.name)).toEqual(ALL);
+      expect(providers[3]?.data_source).toMatchObject({
+        kind: 'snapshot',
+        observed_at: '2026-07-30T06:13:17.000Z',
+      });
+      expect(providers[3]?.data_source?.source).toContain('Google Cloud Billing Catalog API');
+    });
+
+    it('lists it as supported when a sync names an unknown provider', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/sync',
+        headers: auth,
+        payload: { providers: ['provider_x'] },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(
+        response.json<{ error: { code: string; details: { supported: string[] } } }>().error,
+      ).toMatchObject({ code: 'UNSUPPORTED_PROVIDERS', details: { supported: ALL } });
+    });
+  });
+}
+
+describe('provider_d with the default PROVIDERS', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses provider_d in /instances like an unknown provider, allowing the three', async () => {
+    const response = await t.app.inject({ url: '/instances?provider=provider_d', headers: auth });
+    expect(response.statusCode).toBe(400);
+    const error = response.json<{ error: { code: string; details: { allowed: string[] } } }>()
+      .error;
+    expect(error.code).toBe('INVALID_PARAMETER');
+    expect(error.details.allowed).toEqual(DEFAULT);
+    const unknown = await t.app.inject({ url: '/instances?provider=provider_x', headers: auth });
+    expect(unknown.json<{ error: { code: string } }>().error.code).toBe(error.code);
+  });
+
+  it('refuses it in POST /sync, and leaves it out of /regions and /health', async () => {
+    const sync = await t.app.inject({
+      method: 'POST',
+      url: '/sync',
+      headers: auth,
+      payload: { providers: ['provider_d'] },
+    });
+    expect(sync.statusCode).toBe(400);
+    expect(
+      sync.json<{ error: { details: { unsupported: string[]; supported: string[] } } }>().error
+        .details,
+    ).toEqual({ unsupported: ['provider_d'], supported: DEFAULT });
+    const regions = await get<{
+      data: { providers: { name: string }[]; regions: { provider: string }[] };
+    }>(t, '/regions');
+    expect(regions.body.data.providers.map((p) => p.name)).toEqual(DEFAULT);
+    expect(regions.body.data.regions.some((r) => r.provider === 'provider_d')).toBe(false);
+    const health = await t.app.inject({ url: '/health', headers: auth });
+    expect(
+      health
+        .json<{ components: { providers: { name: string }[] } }>()
+        .components.providers.map((p) => p.name),
+    ).toEqual(DEFAULT);
+  });
+});
