@@ -36,8 +36,15 @@ export const CURRENCY = {
   ),
 };
 
-/** Each provider as "<name> (<display name>)": the names to send, with the names people know. */
-const PROVIDER_LIST = PROVIDERS.map((p) => `${p.name} (${p.displayName})`).join(', ');
+/**
+ * Each provider as "<name> (<display name>)": the names to send, with the names people know. Built
+ * before the configuration is read, so an opt-in provider (D65) says it must be enabled.
+ */
+const PROVIDER_LIST = PROVIDERS.map((p) =>
+  p.optIn === true
+    ? `${p.name} (${p.displayName}, when the server's PROVIDERS enables it)`
+    : `${p.name} (${p.displayName})`,
+).join(', ');
 
 const OFFSET = { offset: integer('Rows to skip (paging: the summary says the next offset).') };
 const ORDER = { order: oneOf(['asc', 'desc'], 'Sort direction (default asc).') };
