@@ -21,16 +21,15 @@ import {
   type CliIo,
 } from './cli-common.js';
 import { formatTable } from './text-table.js';
-import { PROVIDERS } from '../providers/registry.js';
+import { defaultProviders } from '../providers/registry.js';
 
 export const INSTANCES_USAGE = `Usage: cloudprice instances [options]
 
 Lists available instances from the configured database, as GET /instances does (same filters,
 same validation, same prices). Options:
 
-  --provider <name>       ${PROVIDERS.map((p) =>
-    p.optIn === true ? `${p.name} (with PROVIDERS)` : p.name,
-  )
+  --provider <name>       ${defaultProviders()
+    .map((p) => p.name)
     .join(', ')
     .replace(/, ([^,]*)$/, ' or $1')}
   --region <code>         a region code (nrt, icn, ap-northeast-1, ...), or several: nrt,icn
