@@ -220,3 +220,57 @@ describe('provider_d with the default PROVIDERS', () => {
     ).toEqual(DEFAULT);
   });
 });
+
+// Turning provider_d off again (PROVIDERS back to the default) keeps its rows in the database;
+// the service starts and answers as if it had never been enabled.
+for (const backend of await storeBackends()) {
+  describeStoreBackend('provider_d disabled after it was served', backend, () => {
+    let database: IsolatedDatabase;
+    let t: TestApp;
+    let recordId = 0;
+    beforeAll(async () => {
+      database = await backend.isolate();
+      const all = await createTestApp({ DATABASE_URL: database.url, PROVIDERS: 'all' });
+      await syncAll(all, ['provider_b', 'provider_d']);
+      const listed = await get<{ data: { instances: { id: number }[] } }>(
+        all,
+        '/instances?provider=provider_d&limit=1',
+      );
+      recordId = listed.body.data.instances[0]!.id;
+      await all.close();
+      t = await createTestApp({ DATABASE_URL: database.url });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await database?.drop();
+    });
+
+    it('lists, counts and feeds only the providers it serves', async () => {
+      const instances = await get<{
+        data: { instances: { provider: { name: string } }[]; pagination: { total: number } };
+      }>(t, '/instances?limit=100');
+      expect(instances.status).toBe(200);
+      expect(instances.body.data.instances.every((i) => i.provider.name === 'provider_b')).toBe(
+        true,
+      );
+      const changes = await get<{ data: { changes: { provider: string }[] } }>(
+        t,
+        '/changes?since=2020-01-01T00:00:00Z&limit=100',
+      );
+      expect(changes.status).toBe(200);
+      expect(changes.body.data.changes.length).toBeGreaterThan(0);
+      expect(changes.body.data.changes.some((c) => c.provider === 'provider_d')).toBe(false);
+      const health = await t.app.inject({ url: '/health', headers: auth });
+      expect(
+        health
+          .json<{ components: { providers: { name: string }[] } }>()
+          .components.providers.map((p) => p.name),
+      ).toEqual(DEFAULT);
+    });
+
+    it('answers a provider_d record id as unknown', async () => {
+      const history = await t.app.inject({ url: `/instances/${recordId}/history`, headers: auth });
+      expect(history.statusCode).toBe(404);
+    });
+  });
+}
