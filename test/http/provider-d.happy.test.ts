@@ -237,6 +237,17 @@ for (const backend of await storeBackends()) {
         '/instances?provider=provider_d&limit=1',
       );
       recordId = listed.body.data.instances[0]!.id;
+      const hook = await all.app.inject({
+        method: 'POST',
+        url: '/webhooks',
+        headers: auth,
+        payload: {
+          url: 'https://93.184.215.14/hooks/gcp',
+          events: ['price.changed'],
+          filter: { provider: 'provider_d' },
+        },
+      });
+      expect(hook.statusCode, hook.body).toBe(201);
       await all.close();
       t = await createTestApp({ DATABASE_URL: database.url });
     });
@@ -266,6 +277,15 @@ for (const backend of await storeBackends()) {
           .json<{ components: { providers: { name: string }[] } }>()
           .components.providers.map((p) => p.name),
       ).toEqual(DEFAULT);
+    });
+
+    it('still lists a webhook subscribed to provider_d (it gets no events)', async () => {
+      const hooks = await get<{ data: { webhooks: { filter: { provider?: string } }[] } }>(
+        t,
+        '/webhooks',
+      );
+      expect(hooks.status).toBe(200);
+      expect(hooks.body.data.webhooks.map((h) => h.filter)).toEqual([{ provider: 'provider_d' }]);
     });
 
     it('answers a provider_d record id as unknown', async () => {
