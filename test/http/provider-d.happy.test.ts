@@ -2,9 +2,12 @@
 // appears wherever a provider does (/instances, /regions and its cities, /health, the
 // UNSUPPORTED_PROVIDERS `supported` list); with the default setting it is refused like an unknown
 // provider. The catalogue is the test copy of its bundled snapshot (test/fixtures/snapshots/).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
-import { auth, createTestApp, type TestApp } from '../support/test-app.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { auth, createTestApp, FIXTURE_SNAPSHOTS, type TestApp } from '../support/test-app.js';
 
 const ALL = ['provider_a', 'provider_b', 'provider_c', 'provider_d'];
 const DEFAULT = ['provider_a', 'provider_b', 'provider_c'];
@@ -294,3 +297,43 @@ for (const backend of await storeBackends()) {
     });
   });
 }
+
+// PROVIDER_D_URL may point at an HTTP(S) mirror of the snapshot layout: read live, the figures
+// are observed when fetched (D37), and the same rules apply.
+describe('provider_d from an HTTP mirror of its snapshot', () => {
+  let upstream: FakeUpstream;
+  let t: TestApp;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    for (const file of ['machine-types.json', 'prices.json']) {
+      upstream.setJson(
+        `/gcp/${file}`,
+        JSON.parse(readFileSync(path.join(FIXTURE_SNAPSHOTS, 'provider_d', file), 'utf8')),
+      );
+    }
+    t = await createTestApp({ PROVIDERS: 'provider_d', PROVIDER_D_URL: `${upstream.url}/gcp` });
+    await syncAll(t, ['provider_d']);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await upstream?.close();
+  });
+
+  it('lists the offered types of the mirror, observed live', async () => {
+    const { body } = await get<{ data: { instances: InstanceJson[] } }>(
+      t,
+      '/instances?region=asia-northeast1&q=e2-medium',
+    );
+    expect(
+      body.data.instances.map((i) => [i.instance_id, i.vcpu, i.pricing.monthly_price]),
+    ).toEqual([['e2-medium', 2, 31.38]]);
+    const health = await t.app.inject({ url: '/health', headers: auth });
+    const [source] = health
+      .json<{ components: { providers: { data_source: { kind: string } }[] } }>()
+      .components.providers.map((p) => p.data_source);
+    expect(source?.kind).toBe('live');
+    expect(upstream.requests.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/gcp/machine-types.json', '/gcp/prices.json']),
+    );
+  });
+});
