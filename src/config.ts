@@ -5,7 +5,7 @@ import { DEFAULT_DATA_STALE_DAYS } from './catalog/freshness.js';
 import type { ProviderName } from './catalog/model.js';
 import { digestKey, type KeyDigest } from './keys/key-digest.js';
 import type { ProviderDefinition } from './providers/provider-definition.js';
-import { PROVIDERS } from './providers/registry.js';
+import { PROVIDERS, defaultProviders } from './providers/registry.js';
 import { DEFAULT_MAX_UNTRUSTED_KEYS } from './infra/memory/memory-counter-store.js';
 import { DEFAULT_MAX_JSON_BYTES } from './sync/upstream/upstream-client.js';
 
@@ -90,7 +90,10 @@ export interface Config {
      */
     readonly maxJsonBytes: number;
   };
-  /** The registered providers in use (src/providers/registry.ts), in their order. */
+  /**
+   * The providers served (D65): those of the registry (src/providers/registry.ts) that PROVIDERS
+   * enables, in registry order.
+   */
   readonly registry: readonly ProviderDefinition[];
   /** Per provider of `registry`: PROVIDER_<X>_URL and PROVIDER_<X>_DISPLAY_NAME. */
   readonly providers: Readonly<Record<ProviderName, ProviderSourceConfig>>;
@@ -212,12 +215,39 @@ const DEFAULT_MAX_CONNECTIONS = 4_096;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
-/** `registry`: the providers to configure; tests add a test-only one. */
+/**
+ * PROVIDERS (D65): a comma list of registered names, or `all`; unset, the registry's default ones.
+ * Served in registry order whatever the list's order, so the API lists providers alike everywhere.
+ */
+function enabledProviders(
+  env: Env,
+  known: readonly ProviderDefinition[],
+): readonly ProviderDefinition[] {
+  const raw = text(env, 'PROVIDERS');
+  if (raw === undefined) return defaultProviders(known);
+  if (raw.toLowerCase() === 'all') return known;
+  const names = list(env, 'PROVIDERS');
+  const knownNames = known.map((p) => p.name);
+  const unknown = names.filter((name) => !knownNames.includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new ConfigError(
+      `PROVIDERS must be "all" or a comma list of ${knownNames.join(', ')}, got "${raw}"` +
+        (unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''),
+    );
+  }
+  return known.filter((p) => names.includes(p.name));
+}
+
+/**
+ * `known`: the registered providers (tests add a test-only one); the config's `registry` is those
+ * of them that PROVIDERS enables.
+ */
 export function loadConfig(
   env: Env = process.env,
   cwd: string = process.cwd(),
-  registry: readonly ProviderDefinition[] = PROVIDERS,
+  known: readonly ProviderDefinition[] = PROVIDERS,
 ): Config {
+  const registry = enabledProviders(env, known);
   const dataDir = path.resolve(cwd, text(env, 'DATA_DIR') ?? './data');
   const snapshots = path.resolve(cwd, text(env, 'SNAPSHOT_DIR') ?? './data/snapshots');
   const snapshotUrl = (provider: ProviderName) =>
@@ -288,7 +318,7 @@ export function loadConfig(
   };
   // The spot settings belong to the provider of letter C (AWS); its bundled advice recording
   // sits in its snapshot folder under the feed's own file name.
-  const spotProvider = registry.find((p) => p.envKey === 'C')?.name ?? 'C';
+  const spotProvider = known.find((p) => p.envKey === 'C')?.name ?? 'C';
   const bundledAdviceUrl = new URL(
     `file://${path.join(snapshots, spotProvider, 'spot-advisor-data.json')}`,
   ).href;

@@ -135,6 +135,14 @@ export function regionsOf(provider: ProviderName): readonly RegionDefinition[] {
   return ASIAN_REGIONS.filter((r) => r.provider === provider);
 }
 
+/**
+ * A name a provider could have (lower case, `_` allowed), served or not: stored rows may name a
+ * provider that PROVIDERS no longer enables (D65), which is not corruption.
+ */
+export function isWellFormedProviderName(value: unknown): value is ProviderName {
+  return typeof value === 'string' && PROVIDER_NAME.test(value);
+}
+
 export function isProviderName(value: unknown): value is ProviderName {
   return typeof value === 'string' && PROVIDER_NAMES.includes(value);
 }

@@ -1,6 +1,7 @@
 // What every `cloudprice` command shares: where output goes, exit codes, argument parsing that
 // turns mistakes into usage errors, and building (and always closing) the core services.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { installProviders } from '../catalog/model.js';
 import { loadConfig, type Config } from '../config.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createServices, type Services } from '../services.js';
@@ -78,9 +79,15 @@ export function parseCommandArgs<T extends ParseArgsConfig['options']>(
   }
 }
 
-/** The same configuration the server would use (ConfigError propagates: exit 2 in main). */
+/**
+ * The same configuration the server would use (ConfigError propagates: exit 2 in main). It also
+ * installs the providers PROVIDERS enables (D65), as the services would, so a command that checks
+ * provider names before opening anything checks them against the configured ones.
+ */
 export function configOf(io: CliIo): Config {
-  return loadConfig(io.env, io.cwd);
+  const config = loadConfig(io.env, io.cwd);
+  installProviders(config.registry);
+  return config;
 }
 
 /**

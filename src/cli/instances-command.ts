@@ -21,14 +21,15 @@ import {
   type CliIo,
 } from './cli-common.js';
 import { formatTable } from './text-table.js';
-import { PROVIDERS } from '../providers/registry.js';
+import { defaultProviders } from '../providers/registry.js';
 
 export const INSTANCES_USAGE = `Usage: cloudprice instances [options]
 
 Lists available instances from the configured database, as GET /instances does (same filters,
 same validation, same prices). Options:
 
-  --provider <name>       ${PROVIDERS.map((p) => p.name)
+  --provider <name>       ${defaultProviders()
+    .map((p) => p.name)
     .join(', ')
     .replace(/, ([^,]*)$/, ' or $1')}
   --region <code>         a region code (nrt, icn, ap-northeast-1, ...), or several: nrt,icn
@@ -185,10 +186,11 @@ export async function runInstancesCommand(args: readonly string[], io: CliIo): P
   const limits = { maxLimit: csv ? CSV_MAX_LIMIT : MAX_LIMIT };
   // Everything but the currency is checked before anything is opened, so a typo costs nothing;
   // the currencies allowed depend on the exchange rates the services load.
+  const config = configOf(io);
   const early = parseInstanceQuery({ ...raw, currency: undefined }, undefined, limits);
   if (!early.ok) throw usageErrorOf(early.problem);
 
-  return withServices(configOf(io), io, async (services) => {
+  return withServices(config, io, async (services) => {
     const parsed = parseInstanceQuery(raw, services.rates.current(), limits);
     if (!parsed.ok) throw usageErrorOf(parsed.problem);
     let shown: number;

@@ -127,8 +127,8 @@ export async function runSyncCommand(args: readonly string[], io: CliIo): Promis
   // Checked before anything is opened, so a typo costs nothing.
   const json =
     values.json === true || outputFormat('sync', values.format, ['table', 'json']) === 'json';
-  const providers = providersToSync(positionals);
   const config = configOf(io);
+  const providers = providersToSync(positionals);
   const report = await withServices(config, io, async (services) => {
     const progress = io.progress === undefined ? undefined : syncProgress(providers, io.progress);
     try {

@@ -8,7 +8,7 @@ import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../catalog/machine-facts.js'
 import { CITY_SLUGS, INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../catalog/model.js';
 import { CHANGE_KINDS } from '../catalog/price-change-model.js';
 import { CHANGE_ORDERS } from '../history/history-query.js';
-import { PROVIDERS } from '../providers/registry.js';
+import { defaultProviders } from '../providers/registry.js';
 import { RANK_BY } from '../recommend/rank.js';
 import { SCALES, STACK_NAMES } from '../recommend/stacks.js';
 import { limitArgument, type ArgumentTable, type PageSize } from './tool-arguments.js';
@@ -36,8 +36,14 @@ export const CURRENCY = {
   ),
 };
 
-/** Each provider as "<name> (<display name>)": the names to send, with the names people know. */
-const PROVIDER_LIST = PROVIDERS.map((p) => `${p.name} (${p.displayName})`).join(', ');
+/**
+ * Each provider as "<name> (<display name>)": the names to send, with the names people know.
+ * Built when the module loads, before the configuration is read: the providers a default start
+ * serves (D65), so a default start describes exactly what it serves; the enums follow PROVIDERS.
+ */
+const PROVIDER_LIST = defaultProviders()
+  .map((p) => `${p.name} (${p.displayName})`)
+  .join(', ');
 
 const OFFSET = { offset: integer('Rows to skip (paging: the summary says the next offset).') };
 const ORDER = { order: oneOf(['asc', 'desc'], 'Sort direction (default asc).') };

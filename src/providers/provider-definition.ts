@@ -29,6 +29,11 @@ export interface ProviderSnapshotTools {
 
 export interface ProviderDefinition extends ProviderEntry {
   readonly regions: readonly ProviderRegion[];
+  /**
+   * D65: served only when the PROVIDERS setting names it (or is `all`); the default setting
+   * serves every registered provider without this flag (the specification's three).
+   */
+  readonly optIn?: boolean;
   /** The letter of its environment variables: PROVIDER_<letter>_URL, _DISPLAY_NAME. */
   readonly envKey: string;
   /** The upstream it reads, as /health names a live source (D37). */

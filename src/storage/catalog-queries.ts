@@ -15,6 +15,7 @@ import type {
   ProvidersTable,
   RegionsTable,
 } from './catalog-schema.js';
+import { PROVIDER_NAMES } from '../catalog/model.js';
 import { containsPattern } from '../catalog/text-search.js';
 import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
 import type {
@@ -74,12 +75,17 @@ export function sortModifiers(sort: SortColumn, order: 'asc' | 'desc'): OrderByM
   return (ob) => (order === 'asc' ? ob.asc() : ob.desc()).nullsLast();
 }
 
+/**
+ * Records of the providers served (D65): a provider PROVIDERS no longer enables keeps its rows,
+ * unread and unlisted, until it is enabled again.
+ */
 function recordJoin(db: Executor) {
   return db
     .selectFrom('pricing as p')
     .innerJoin('instances as i', 'i.id', 'p.instance_ref')
     .innerJoin('regions as r', 'r.id', 'p.region_id')
-    .innerJoin('providers as pv', 'pv.id', 'i.provider_id');
+    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
+    .where('pv.name', 'in', [...PROVIDER_NAMES]);
 }
 
 function availableRecords(db: Executor) {

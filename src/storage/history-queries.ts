@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely, SqlBool, Transaction } from 'kysely';
-import { isProviderName } from '../catalog/model.js';
+import { PROVIDER_NAMES, isProviderName } from '../catalog/model.js';
 import { isChangeKind } from '../catalog/price-change-model.js';
 import type { PriceChange, PricePeriod, Prices } from '../catalog/price-change-model.js';
 import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
@@ -39,6 +39,8 @@ export async function selectRecordHistory(
     .innerJoin('regions as r', 'r.id', 'p.region_id')
     .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
     .where('p.id', '=', recordId)
+    // A record of a provider not served (D65) is unknown, as in every other read.
+    .where('pv.name', 'in', [...PROVIDER_NAMES])
     .select(INSTANCE_RECORD_COLUMNS)
     .executeTakeFirst();
   if (record === undefined) return undefined;
@@ -66,11 +68,15 @@ function prices(hourly: number | null, monthly: number | null): Prices | null {
     : { hourlyMicros: hourly, monthlyMicros: monthly };
 }
 
-/** The feed's items matching `filter`, joined to their runs (`s.catalog_version`). */
+/**
+ * The feed's items matching `filter`, joined to their runs (`s.catalog_version`); only those of
+ * the providers served (D65).
+ */
 export function filteredChanges(db: Executor, filter: ChangeFilter) {
   let select = db
     .selectFrom('price_changes as c')
     .innerJoin('sync_runs as s', 's.id', 'c.run_id')
+    .where('c.provider', 'in', [...PROVIDER_NAMES])
     .where('c.at', '>=', epochMs(filter.since, 'since'));
   if (filter.until !== undefined)
     select = select.where('c.at', '<', epochMs(filter.until, 'until'));

@@ -156,6 +156,7 @@ export async function selectLastSuccessfulSync(db: Executor): Promise<Date | nul
   const row = await db
     .selectFrom('sync_runs')
     .where('success', '=', 1)
+    .where('provider', 'in', [...PROVIDER_NAMES])
     .select((eb) => eb.fn.max('completed_at').as('last_success'))
     .executeTakeFirst();
   const last = row?.last_success;

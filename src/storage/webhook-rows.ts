@@ -1,7 +1,7 @@
 // Webhook rows as the store reads them (D42): subscriptions and deliveries, checked on the way
 // out so a corrupt row fails loudly instead of being sent.
 import type { Selectable } from 'kysely';
-import { isProviderName } from '../catalog/model.js';
+import { isWellFormedProviderName } from '../catalog/model.js';
 import { isEventType, type EventType } from '../catalog/webhook-event-model.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from './history-schema.js';
 import type { Delivery, DeliveryStatus, WebhookWithSecret } from './webhook-store.js';
@@ -16,7 +16,10 @@ export function parseEvents(text: string): EventType[] {
 
 export function toWebhook(row: Omit<Selectable<WebhooksTable>, 'slot'>): WebhookWithSecret {
   const provider = row.filter_provider;
-  if (provider !== null && !isProviderName(provider)) throw new Error('corrupt webhook filter');
+  // A subscription to a provider PROVIDERS no longer enables stays listed (it gets no events).
+  if (provider !== null && !isWellFormedProviderName(provider)) {
+    throw new Error('corrupt webhook filter');
+  }
   return {
     id: row.id,
     url: row.url,

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decimalToMicros, monthlyMicrosFromHourly } from '../../src/catalog/money.js';
 import type { ProviderCatalog } from '../../src/catalog/offers.js';
 import { createProviderCAdapter } from '../../src/providers/provider-c/adapter.js';
+import { createProviderDAdapter } from '../../src/providers/provider-d/adapter.js';
 import { createUpstreamClient } from '../../src/sync/upstream/http-upstream-client.js';
 import type { UpstreamClient } from '../../src/sync/upstream/upstream-client.js';
 
@@ -169,5 +170,65 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
       }
       expect(recordedState, time).toEqual(replayed);
     }
+  });
+});
+
+describe('provider_d (Google Cloud) bundled prices are the recorded ones', () => {
+  const recordFile = 'gcp-asia-compute-2026-07-30.csv';
+  let recorded: Map<string, Record<string, string>>;
+  let apiVcpus: Map<string, string>;
+  let catalog: ProviderCatalog;
+
+  beforeAll(async () => {
+    const rows = await plainCsv(recordFile);
+    recorded = new Map(rows.map((r) => [`${r['region']} ${r['machine_type']}`, r]));
+    expect(recorded.size).toBe(rows.length);
+    // Quoted cells (CPU platform lists) in this file: only its first two columns are read.
+    const types = (await readFile(new URL('gcp-machine-types-2026-03-22.csv', SOURCES), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(','));
+    apiVcpus = new Map(
+      types.map((cells) => {
+        const fromEnd = cells.length - 19; // a quoted platform list adds cells before the rest
+        return [cells[0] ?? '', cells[6 + fromEnd] ?? ''];
+      }),
+    );
+    catalog = await syncSnapshot('provider_d', (client) => createProviderDAdapter({ client }));
+  });
+
+  it('lists each offered recorded row once, at its hourly price; monthly = exact hourly x 730 in cents', () => {
+    const listed = new Set<string>();
+    for (const offer of catalog.offers) {
+      const key = `${offer.regionCode} ${offer.instanceId}`;
+      const row = recorded.get(key);
+      expect(row, `${key} has no recorded figure`).toBeDefined();
+      expect(row?.['in_gce_api_region'], `${key} is not offered there`).toBe('true');
+      expect(listed.has(key), key).toBe(false);
+      listed.add(key);
+      const hourlyText = row?.['ondemand_usd_hour'] ?? '';
+      expect(offer.hourlyMicros, key).toBe(micros(hourlyText, key));
+      // Independently of the adapter: the recorded text x 730 as a scaled integer, cents half-up.
+      const [whole = '0', fraction = ''] = hourlyText.split('.');
+      const scaled = BigInt(whole + fraction) * 730n * 100n;
+      const scale = 10n ** BigInt(fraction.length);
+      const cents = (scaled + scale / 2n) / scale;
+      expect(offer.monthlyMicros, key).toBe(Number(cents) * 10_000);
+      expect(String(offer.vcpu), key).toBe(apiVcpus.get(offer.instanceId));
+      expect(offer.memoryMb, key).toBe(Math.round(Number(row?.['memory_gib']) * 1024));
+      expect(String(offer.gpuCount), key).toBe(row?.['gpu_count']);
+    }
+    const offered = [...recorded.entries()].filter(([, r]) => r['in_gce_api_region'] === 'true');
+    expect(listed.size).toBe(offered.length);
+    expect(listed.size).toBe(1513);
+  });
+
+  it('carries the figures of the recording README exactly', () => {
+    const at = (region: string, id: string) =>
+      catalog.offers.find((o) => o.regionCode === region && o.instanceId === id);
+    expect(at('asia-northeast1', 'e2-standard-2')?.hourlyMicros).toBe(85_966);
+    expect(at('asia-east2', 'n2-standard-2')?.hourlyMicros).toBe(135_886);
+    expect(at('asia-northeast1', 'e2-medium')).toMatchObject({ vcpu: 2, monthlyMicros: 31_380_000 });
   });
 });

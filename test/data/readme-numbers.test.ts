@@ -25,12 +25,14 @@ describe('README Data table', () => {
       PROVIDER_A_URL: url('provider_a'),
       PROVIDER_B_URL: url('provider_b'),
       PROVIDER_C_URL: url('provider_c'),
+      PROVIDER_D_URL: url('provider_d'),
+      PROVIDERS: 'all',
     });
     const sync = await t.app.inject({
       method: 'POST',
       url: '/sync',
       headers: auth,
-      payload: { providers: ['provider_a', 'provider_b', 'provider_c'] },
+      payload: { providers: ['provider_a', 'provider_b', 'provider_c', 'provider_d'] },
     });
     expect(sync.statusCode, sync.body).toBe(200);
     await t.services.catalog.refresh();
@@ -84,13 +86,24 @@ describe('README Data table', () => {
     expect(number(match![2]!)).toBe(listed.get('provider_a')!.types);
   });
 
-  it('states the total of listed records', () => {
-    const total = [...listed.values()].reduce((n, p) => n + p.prices, 0);
-    const match = /That is ([\d,]+) listed records/.exec(readme);
-    expect(number(match![1]!)).toBe(total);
+  it('states the Google Cloud prices and machine types a sync lists (PROVIDERS=all)', () => {
+    const match = /([\d,]+) on-demand prices of ([\d,]+) machine types/.exec(row('provider_d'));
+    expect(match, row('provider_d')).not.toBeNull();
+    expect(number(match![1]!)).toBe(listed.get('provider_d')!.prices);
+    expect(number(match![2]!)).toBe(listed.get('provider_d')!.types);
+  });
+
+  it('states the total of listed records, by default and with PROVIDERS=all', () => {
+    const of = (names: string[]) => names.reduce((n, p) => n + listed.get(p)!.prices, 0);
+    const match = /That is ([\d,]+) listed records by default \(([\d,]+) with `PROVIDERS=all`[;)]/.exec(
+      readme,
+    );
+    expect(match).not.toBeNull();
+    expect(number(match![1]!)).toBe(of(['provider_a', 'provider_b', 'provider_c']));
+    expect(number(match![2]!)).toBe(of([...listed.keys()]));
   });
 
   it('names the display-name settings', () => {
-    for (const letter of ['A', 'B', 'C']) expect(readme).toContain(`PROVIDER_${letter}_DISPLAY_NAME`);
+    for (const letter of ['A', 'B', 'C', 'D']) expect(readme).toContain(`PROVIDER_${letter}_DISPLAY_NAME`);
   });
 });

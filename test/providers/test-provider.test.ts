@@ -3,7 +3,7 @@
 // by a local HTTP server, syncs and is served by every endpoint, on every backend, beside the
 // three real ones, with no other change anywhere.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PROVIDERS } from '../../src/providers/registry.js';
+import { PROVIDERS, defaultProviders } from '../../src/providers/registry.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { auth, createTestApp, type TestApp } from '../support/test-app.js';
@@ -215,7 +215,7 @@ for (const backend of await storeBackends()) {
       }>();
       expect(body.status).toBe('degraded');
       expect(body.components.providers.map((p) => p.name)).toEqual([
-        ...PROVIDERS.map((p) => p.name),
+        ...defaultProviders().map((p) => p.name),
         TEST_PROVIDER_NAME,
       ]);
       const ours = body.components.providers.find((p) => p.name === TEST_PROVIDER_NAME);
@@ -262,7 +262,7 @@ for (const backend of await storeBackends()) {
       expect(response.statusCode).toBe(400);
       const body = response.json<{ error: { details: { allowed: string[] } } }>();
       expect(body.error.details.allowed).toEqual([
-        ...PROVIDERS.map((p) => p.name),
+        ...defaultProviders().map((p) => p.name),
         TEST_PROVIDER_NAME,
       ]);
     });

@@ -26,7 +26,8 @@ export const FIXED_NOW = Date.UTC(2026, 10, 22, 3, 0, 1);
 
 /**
  * The test copy of the bundled snapshots: provider_a and provider_b whole, provider_c a few
- * hundred of its 2,506 records, so app tests that sync "the bundled snapshots" stay quick. Tests
+ * hundred of its 2,506 records, provider_d 15 of its machine types, so app tests that sync "the
+ * bundled snapshots" stay quick. Tests
  * of the real catalogue read data/snapshots/ explicitly.
  */
 export const FIXTURE_SNAPSHOTS = fileURLToPath(new URL('../fixtures/snapshots/', import.meta.url));
@@ -38,6 +39,8 @@ export function fixtureSources(): Record<string, string> {
     PROVIDER_A_URL: url('provider_a'),
     PROVIDER_B_URL: url('provider_b'),
     PROVIDER_C_URL: url('provider_c'),
+    // Read only when PROVIDERS enables provider_d (D65).
+    PROVIDER_D_URL: url('provider_d'),
   };
 }
 

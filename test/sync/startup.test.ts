@@ -127,6 +127,7 @@ describe('configuration errors', () => {
     ['PORT', 'abc'],
     ['UPSTREAM_TOTAL_TIMEOUT', 'soon'],
     ['PROVIDER_B_URL', 'ftp://example.com/catalogue'],
+    ['PROVIDERS', 'provider_a,provider_x'],
   ])('stops with a non-zero exit and a message naming %s=%s', async (name, value) => {
     const server = spawnServer({ ...baseEnv(tempDataDir()), [name]: value });
     const exit = await server.exited;

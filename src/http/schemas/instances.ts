@@ -4,7 +4,7 @@ import { Type, type TSchema } from 'typebox';
 import type { FILTER_PARAMETERS } from '../../catalog/instance-query.js';
 import { MAX_LIMIT, MAX_OFFSET, SORT_FIELDS } from '../../catalog/instance-query.js';
 import { FIELD_NOTES, NOTED_FIELDS, type FieldNote } from '../../catalog/field-notes.js';
-import { PROVIDERS } from '../../providers/registry.js';
+import { defaultProviders } from '../../providers/registry.js';
 import { THIRD_PROVIDER } from './example-providers.js';
 import {
   CITY_SLUGS,
@@ -68,9 +68,13 @@ export const BenchmarkFacts = Type.Union(
   },
 );
 
-/** Every registered provider's cases of `note`, each after its provider's name, by case. */
+/**
+ * The cases of `note` of every provider a default start serves (D65: the document is built
+ * before the configuration is read), each after its provider's name, by case.
+ */
 function fieldNoteCases(note: FieldNote, separator: string): string {
-  return PROVIDERS.flatMap((p) => (p.fieldNoteCases[note] ?? []).map((text) => ({ p, text })))
+  return defaultProviders()
+    .flatMap((p) => (p.fieldNoteCases[note] ?? []).map((text) => ({ p, text })))
     .sort((x, y) => (x.text < y.text ? -1 : x.text > y.text ? 1 : 0))
     .map(({ p, text }) => `${p.name} ${text}`)
     .join(separator);
