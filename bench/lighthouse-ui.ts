@@ -1,5 +1,5 @@
-// Lighthouse on the web UI's Instances, Regions and Compare views (issues 12 and 24):
-// accessibility must be 100 and the median performance at least 95 on each. The real server (`src/main.ts`, as `npm start` runs it, on a
+// Lighthouse on every view of the web UI (issues 12, 24 and 36):
+// accessibility and best practices must be 100 and the median performance at least 95 on each. The real server (`src/main.ts`, as `npm start` runs it, on a
 // temporary data directory and the built UI) is audited by the `lighthouse` CLI with Debian's
 // Chromium (CHROME_PATH, read by chrome-launcher; Lighthouse never downloads a browser). The
 // page gets its key from the `#key=` link (D49), as after a first start. Mobile preset with
@@ -27,11 +27,15 @@ interface Report {
   audits: Record<string, { numericValue?: number; score: number | null; title: string }>;
   environment: { benchmarkIndex: number };
 }
-/** The audited views: the landing page, Regions side by side, and Compare with three records. */
+/** Every view of the page (issue 36: 100/100/100 on each): Compare with three records. */
 const VIEWS = [
   { name: 'instances', path: '/ui/' },
   { name: 'regions', path: '/ui/?view=regions' },
   { name: 'compare', path: '/ui/?view=compare&ids=1,2,3' },
+  { name: 'instance', path: '/ui/?view=instance&id=1' },
+  { name: 'recommend', path: '/ui/?view=recommend' },
+  { name: 'changes', path: '/ui/?view=changes' },
+  { name: 'status', path: '/ui/?view=status' },
 ] as const;
 const TARGET = 95;
 
@@ -61,7 +65,7 @@ try {
           path.join(ROOT, 'node_modules/.bin/lighthouse'),
           [
             `${server.url}${view.path}#key=${E2E_KEY}`,
-            '--only-categories=performance,accessibility',
+            '--only-categories=performance,accessibility,best-practices',
             '--output=json',
             `--output-path=${out}`,
             '--chrome-flags=--headless --no-sandbox --disable-gpu',
@@ -89,11 +93,11 @@ const ms = (r: Report, a: string) => Math.round(r.audits[a]?.numericValue ?? NaN
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const lines = [
-  '| run | view | build | performance | accessibility | FCP ms | LCP ms | TBT ms | CLS | Speed Index ms | Lighthouse benchmarkIndex | load average (1 min) |',
-  '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| run | view | build | performance | accessibility | best practices | FCP ms | LCP ms | TBT ms | CLS | Speed Index ms | Lighthouse benchmarkIndex | load average (1 min) |',
+  '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...runs.map(
     ({ view, build, report: r, load }, i) =>
-      `| ${Math.floor(i / (servers.length * VIEWS.length)) + 1} | ${view} | ${build} | ${score(r, 'performance')} | ${score(r, 'accessibility')} | ${ms(r, 'first-contentful-paint')} | ${ms(r, 'largest-contentful-paint')} | ${ms(r, 'total-blocking-time')} | ${(r.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)} | ${ms(r, 'speed-index')} | ${Math.round(r.environment.benchmarkIndex)} | ${load} |`,
+      `| ${Math.floor(i / (servers.length * VIEWS.length)) + 1} | ${view} | ${build} | ${score(r, 'performance')} | ${score(r, 'accessibility')} | ${score(r, 'best-practices')} | ${ms(r, 'first-contentful-paint')} | ${ms(r, 'largest-contentful-paint')} | ${ms(r, 'total-blocking-time')} | ${(r.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)} | ${ms(r, 'speed-index')} | ${Math.round(r.environment.benchmarkIndex)} | ${load} |`,
   ),
 ];
 const summary = (build: string, view: string) => {
@@ -101,13 +105,16 @@ const summary = (build: string, view: string) => {
   return {
     performance: median(mine.map((r) => score(r, 'performance'))),
     accessibility: Math.min(...mine.map((r) => score(r, 'accessibility'))),
+    bestPractices: Math.min(...mine.map((r) => score(r, 'best-practices'))),
     medians: ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']
       .map((a) => median(mine.map((r) => ms(r, a))))
       .join(' / '),
   };
 };
 const current = VIEWS.map((v) => ({ view: v.name, ...summary('current', v.name) }));
-const pass = current.every((c) => c.performance >= TARGET && c.accessibility === 100);
+const pass = current.every(
+  (c) => c.performance >= TARGET && c.accessibility === 100 && c.bestPractices === 100,
+);
 const { version } = JSON.parse(
   readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8'),
 ) as { version: string };
@@ -115,7 +122,7 @@ const chromium = execFileSync(CHROME_PATH, ['--version'], { encoding: 'utf8' }).
 const describe = (build: string) =>
   VIEWS.map((v) => {
     const s = summary(build, v.name);
-    return `${v.name}: median performance **${s.performance}**, accessibility **${s.accessibility}**, median FCP / LCP / TBT ms ${s.medians}`;
+    return `${v.name}: median performance **${s.performance}**, accessibility **${s.accessibility}**, best practices **${s.bestPractices}**, median FCP / LCP / TBT ms ${s.medians}`;
   }).join('; ');
 const baselineLine =
   baselineDir === undefined
@@ -125,7 +132,7 @@ alternately with the current one): ${describe('baseline')}.`;
 
 writeSection(
   'lighthouse',
-  `## Web UI: Lighthouse on Instances, Regions and Compare (issues 12 and 24)
+  `## Web UI: Lighthouse on every view (issues 12, 24 and 36)
 
 Command: \`npm run bench:ui\` (\`bench/lighthouse-ui.ts\`${baselineDir === undefined ? '' : ' with `--baseline <dir>`'}): builds the UI if needed, starts
 \`src/main.ts\` on a temporary data directory (bundled snapshots), and runs the \`lighthouse\` CLI
@@ -136,7 +143,7 @@ Load average (\`uptime\`) at the start: ${loadBefore}; at the end: ${loadAfter}.
 
 ${lines.join('\n')}
 
-Current build (targets: median performance ≥ ${TARGET}, accessibility 100 on each view):
+Current build (targets: median performance ≥ ${TARGET}, accessibility and best practices 100 on each view):
 ${describe('current')}: ${pass ? 'targets met' : 'NOT met'}.${baselineLine}`,
 );
 console.log(lines.join('\n'));
