@@ -290,7 +290,7 @@ describe.skipIf(skip !== undefined)(
       }
     });
 
-    it('instance page, Compare and Changes in another currency say at which rate, from where, of when', async () => {
+    it('instance page, Compare, Changes and Recommend in another currency say at which rate, from where, of when', async () => {
       const { page, id } = await keyedPage('/ui/');
       const answer = await json<InstancesAnswer>('/instances?limit=2&currency=JPY', id);
       const rate = answer.data.metadata.exchange_rate!;
@@ -305,6 +305,10 @@ describe.skipIf(skip !== undefined)(
       expect(await note.textContent()).toContain(`the rate of ${rate.as_of}`);
       // Changes too (the fresh install's recorded AWS price change).
       await page.goto(`${session.server().url}/ui/?view=changes&currency=JPY`);
+      await note.waitFor();
+      expect(await note.textContent()).toContain(`the rate of ${rate.as_of}`);
+      // Recommend too (the rate comes in the answer's meta).
+      await page.goto(`${session.server().url}/ui/?view=recommend&stack=nodejs&go=1&currency=JPY`);
       await note.waitFor();
       expect(await note.textContent()).toContain(`the rate of ${rate.as_of}`);
       // In USD nothing is converted, and nothing is said.

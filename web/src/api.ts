@@ -88,17 +88,29 @@ async function request(path: string, init: RequestInit = {}): Promise<Response> 
 
 /** GET or POST JSON; resolves with the envelope's `data` (or the whole body without one). */
 export async function apiJson<T>(path: string, body?: unknown): Promise<T> {
-  const init: RequestInit =
-    body === undefined
-      ? {}
-      : {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        };
-  const response = await request(path, init);
+  const response = await request(path, jsonInit(body));
   const parsed = (await response.json()) as Envelope;
   return (parsed.data ?? parsed) as T;
+}
+
+/** A GET, or a POST of `body` as JSON. */
+function jsonInit(body: unknown): RequestInit {
+  return body === undefined
+    ? {}
+    : {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      };
+}
+
+/** The envelope's `data` with its `meta` (POST /recommend: query time, D43's exchange rate). */
+export async function apiAnswer<T, M>(
+  path: string,
+  body?: unknown,
+): Promise<{ data: T; meta?: M }> {
+  const parsed = (await (await request(path, jsonInit(body))).json()) as { data: T; meta?: M };
+  return { data: parsed.data, ...(parsed.meta !== undefined && { meta: parsed.meta }) };
 }
 
 export async function apiText(path: string): Promise<string> {

@@ -59,7 +59,12 @@ export interface Loaded<T> {
   readonly reload: () => void;
 }
 
-export function useApi<T>(path: string | null, body?: unknown): Loaded<T> {
+export function useApi<T>(
+  path: string | null,
+  body?: unknown,
+  /** How the answer is read: its `data` (the default), or e.g. `apiAnswer` for `meta` too. */
+  read: (path: string, body?: unknown) => Promise<T> = apiJson,
+): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({
     loading: path !== null,
   });
@@ -73,7 +78,7 @@ export function useApi<T>(path: string | null, body?: unknown): Loaded<T> {
     }
     const id = ++latest.current;
     setState((previous) => (previous.loading ? previous : { ...previous, loading: true }));
-    apiJson<T>(path, bodyText === undefined ? undefined : JSON.parse(bodyText))
+    read(path, bodyText === undefined ? undefined : JSON.parse(bodyText))
       .then((data) => {
         if (id === latest.current) setState({ data, loading: false });
       })

@@ -20,6 +20,8 @@ import {
 } from '../places';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
+import { apiAnswer } from '../api';
+import { RateNote, type ExchangeRate } from '../rate-note';
 import { ALLOCATION_OPTIONS, ARCH_OPTIONS } from './filters';
 import { Results } from './recommend-explain';
 
@@ -88,7 +90,13 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         ...(rank !== 'fit' ? { rank_by: rank } : {}),
       }
     : undefined;
-  const result = useApi<RecommendData>(submitted ? '/recommend' : null, body);
+  const answer = useApi<{ data: RecommendData; meta?: { exchange_rate?: ExchangeRate } }>(
+    submitted ? '/recommend' : null,
+    body,
+    apiAnswer,
+  );
+  const result = { ...answer, data: answer.data?.data };
+  const rate = answer.data?.meta?.exchange_rate;
   // After the person presses Recommend, the answer is brought into view (on a phone it starts
   // far below the form) and focused, so a screen reader reads on from it.
   const wantResults = useRef(false);
@@ -276,6 +284,9 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         )}
         {submitted && result.data !== undefined && (
           <Results data={result.data} currency={currency} rankBy={rank} />
+        )}
+        {submitted && result.data !== undefined && (
+          <RateNote rate={rate} observed={result.data.recommendations.map((r) => r.observed_at)} />
         )}
       </div>
     </section>
