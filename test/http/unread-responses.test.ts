@@ -105,14 +105,17 @@ describe('responses a client never reads', () => {
     // answers stopped draining), although none read.
     const drained = await Promise.all(clients.map((c) => c.drain(2 * WRITE_TIMEOUT_MS)));
     expect(drained.filter((d) => !d.ended)).toEqual([]);
+    // Held answers would be 40 x 100 x a few hundred KB (over 1 GB). What is left is the heap V8
+    // grew to while it built the 320 pages it did answer (about 110 MB on a loaded 2-core machine
+    // with Node.js 24), which it keeps for reuse rather than return at once.
     let after = rssMb(pid);
-    for (let i = 0; i < 20 && after > before + 100; i++) {
+    for (let i = 0; i < 20 && after > before + 200; i++) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       after = rssMb(pid);
     }
     const figures = `RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB`;
-    expect(peak, figures).toBeLessThan(before + 300);
-    expect(after, figures).toBeLessThan(before + 100);
+    expect(peak, figures).toBeLessThan(before + 400);
+    expect(after, figures).toBeLessThan(before + 200);
     const health = await fetch(`${url}/health`, { headers: { 'X-API-Key': KEY } });
     expect(health.status).toBe(200);
     await server.stop('SIGTERM');
