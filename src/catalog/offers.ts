@@ -3,7 +3,7 @@
 // upstream clients, never sync (ADR 0018), so the port the sync orchestrator calls is declared here.
 import type { DatedRecording } from './dated-recordings.js';
 import type { InstanceFamily, ProviderName } from './model.js';
-import type { OptionPrices, SpotAdvice } from './purchase-options.js';
+import type { OptionPrices, OtherPurchaseOption, SpotAdvice } from './purchase-options.js';
 import type { MachineFacts } from './machine-facts.js';
 
 /**
@@ -75,6 +75,12 @@ export interface RegionEntries {
   readonly seen: number;
 }
 
+/** One (region, option) pair whose stored figures an apply keeps (ProviderCatalog.keptOptions). */
+export interface KeptOption {
+  readonly regionCode: string;
+  readonly option: OtherPurchaseOption | 'spot_advice';
+}
+
 /** An upstream entry that failed validation but names its instance type (and region). */
 export interface UnreadableEntry {
   readonly instanceId: string;
@@ -120,6 +126,14 @@ export interface ProviderCatalog {
    * gone upstream. `regionCode` absent: the type's records in every region the catalogue covers.
    */
   readonly unreadableEntries?: readonly UnreadableEntry[];
+  /**
+   * D61: purchase options whose feed failed in a region (the spot price feed, AWS's spot advice):
+   * the apply keeps that region's stored figures of that option as they were instead of
+   * replacing them with what the offers carry (nothing), so an option's failed feed never
+   * removes its prices; on-demand and the other options are applied as usual. `spot_advice`
+   * names the advice (`pricing.spot_advice`), which is not an option but is kept the same way.
+   */
+  readonly keptOptions?: readonly KeptOption[];
   /**
    * Provenance of every price in it (D37). The sync always sets it (see sync/provenance.ts);
    * a catalogue without one is stored as observed when its sync started.
