@@ -22,6 +22,7 @@ import {
 import { UNKNOWN_MACHINE_FACTS } from '../src/catalog/machine-facts.js';
 import type { InstanceRow } from '../src/catalog/records.js';
 import { generateCatalogs } from '../test/support/generate-catalog.js';
+import { recordOptions } from '../src/catalog/purchase-options.js';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 /** Distinct cached queries; hits rotate over them so neither side reads one hot key only. */
@@ -59,6 +60,9 @@ function responseBody(seed: number): Buffer {
       monthlyMicros: o.monthlyMicros,
       available: 1,
       observedAt: Date.UTC(2024, 1, 21, 8, 20, 21),
+      purchaseOption: 'on_demand',
+      options: recordOptions(o, Date.UTC(2024, 1, 21, 8, 20, 21)),
+      spotAdvice: null,
       facts: o.facts ?? UNKNOWN_MACHINE_FACTS,
     };
   });

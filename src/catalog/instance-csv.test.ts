@@ -34,6 +34,15 @@ const record = (overrides: Partial<InstanceRecord> = {}): InstanceRecord => ({
     observed_at: '2026-11-23T06:00:04.512Z',
     monthly_price_per_vcpu: 12,
     monthly_price_per_gb: 6,
+    purchase_option: 'on_demand',
+    options: {
+      on_demand: {
+        hourly_price: 0.036,
+        monthly_price: 24,
+        observed_at: '2026-11-23T06:00:04.512Z',
+      },
+    },
+    spot_advice: null,
   },
   cpu: { architecture: null, manufacturer: null, model: null, allocation: 'shared' },
   gpu_memory_gb: null,

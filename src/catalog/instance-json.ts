@@ -5,6 +5,12 @@ import { moneyView, type MoneyView } from './money-view.js';
 import type { FieldNotes } from './field-notes.js';
 import { cityOfRegion, fieldNotes, providerRegionId, type CitySlug } from './model.js';
 import type { CpuAllocation, CpuArchitecture, MachineFacts, StorageType } from './machine-facts.js';
+import type {
+  PurchaseOption,
+  RecordOptions,
+  SpotAdvice,
+  SpotInterruptionBand,
+} from './purchase-options.js';
 
 const USD_VIEW = moneyView(undefined, 'USD');
 
@@ -43,6 +49,12 @@ export interface InstanceRecord {
     /** D45: monthly price / vCPU and / memory GiB, rounded like monthly prices; null for 0. */
     monthly_price_per_vcpu: number | null;
     monthly_price_per_gb: number | null;
+    /** D61: the option whose prices this pricing shows. */
+    purchase_option: PurchaseOption;
+    /** D61: every option the record is sold under, on-demand included. */
+    options: Partial<Record<PurchaseOption, OptionPriceJson>>;
+    /** D61: AWS's spot advice, where recorded; never a price. */
+    spot_advice: SpotAdviceJson | null;
   };
   /** D62: the type's CPU; each fact null when not recorded. */
   cpu: {
@@ -57,6 +69,49 @@ export interface InstanceRecord {
   storage_type: StorageType | null;
   /** D63: the type's recorded CoreMark, or null. */
   benchmark: BenchmarkJson | null;
+}
+
+export interface OptionPriceJson {
+  hourly_price: number;
+  monthly_price: number;
+  observed_at: string;
+}
+
+export interface SpotAdviceJson {
+  interruption_band: SpotInterruptionBand;
+  savings_pct: number;
+  observed_at: string;
+  source: string;
+}
+
+/** D61's `pricing.options` in `money`'s currency, rounded as the record's own prices. */
+export function optionsJson(
+  options: RecordOptions,
+  money: MoneyView = USD_VIEW,
+): Partial<Record<PurchaseOption, OptionPriceJson>> {
+  const out: Partial<Record<PurchaseOption, OptionPriceJson>> = {};
+  for (const [name, quote] of Object.entries(options) as [
+    PurchaseOption,
+    RecordOptions[PurchaseOption],
+  ][]) {
+    out[name] = {
+      hourly_price: money.hourly(quote!.hourlyMicros),
+      monthly_price: money.monthly(quote!.monthlyMicros),
+      observed_at: new Date(quote!.observedAt).toISOString(),
+    };
+  }
+  return out;
+}
+
+/** D61's `pricing.spot_advice`: AWS's figure as published. */
+export function spotAdviceJson(advice: SpotAdvice | null): SpotAdviceJson | null {
+  if (advice === null) return null;
+  return {
+    interruption_band: advice.interruptionBand,
+    savings_pct: advice.savingsPct,
+    observed_at: advice.observedAt.toISOString(),
+    source: advice.source,
+  };
 }
 
 export interface BenchmarkJson {
@@ -131,6 +186,9 @@ export function toInstanceRecord(row: InstanceRow, money: MoneyView = USD_VIEW):
       monthly_price_per_vcpu: money.monthlyPer(row.monthlyMicros, row.vcpu),
       // memory GiB = memory_mb / 1024
       monthly_price_per_gb: money.monthlyPer(row.monthlyMicros, row.memoryMb, 1024),
+      purchase_option: row.purchaseOption,
+      options: optionsJson(row.options, money),
+      spot_advice: spotAdviceJson(row.spotAdvice),
     },
     cpu: cpuOf(row.facts),
     gpu_memory_gb: row.facts.gpuMemoryGb,

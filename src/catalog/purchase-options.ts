@@ -63,33 +63,6 @@ export function optionPrice(hourlyMicros: number, observedAt?: Date): OptionPric
 /** The options other than on-demand that an offer has a price for. */
 export type OptionPrices = Readonly<Partial<Record<OtherPurchaseOption, OptionPrice>>>;
 
-/**
- * Every option an offer is sold under, on-demand included (its list price, monthly as
- * published): what D61's `pricing.options` lists. `observedAt` is the catalogue's observation,
- * used for the options that carry none of their own.
- */
-export function allOptionPrices(
-  offer: {
-    readonly hourlyMicros: number;
-    readonly monthlyMicros: number;
-    readonly optionPrices?: OptionPrices;
-  },
-  observedAt: Date,
-): Partial<Record<PurchaseOption, Required<OptionPrice>>> {
-  const out: Partial<Record<PurchaseOption, Required<OptionPrice>>> = {
-    on_demand: {
-      hourlyMicros: offer.hourlyMicros,
-      monthlyMicros: offer.monthlyMicros,
-      observedAt,
-    },
-  };
-  for (const name of OTHER_PURCHASE_OPTIONS) {
-    const price = offer.optionPrices?.[name];
-    if (price !== undefined) out[name] = { ...price, observedAt: price.observedAt ?? observedAt };
-  }
-  return out;
-}
-
 /** AWS Spot Instance Advisor's interruption-frequency bands, in its own words and order. */
 export const SPOT_INTERRUPTION_BANDS = ['<5%', '5-10%', '10-15%', '15-20%', '>20%'] as const;
 export type SpotInterruptionBand = (typeof SPOT_INTERRUPTION_BANDS)[number];
@@ -113,4 +86,48 @@ export interface SpotAdvice {
   readonly observedAt: Date;
   /** Short text naming the feed or recording (D37); never a server path. */
   readonly source: string;
+}
+
+/** One option's price on a record as the catalogue holds it (epoch ms for the observation). */
+export interface OptionQuote {
+  readonly hourlyMicros: number;
+  readonly monthlyMicros: number;
+  /** Epoch milliseconds at which the figure was observed upstream (D37). */
+  readonly observedAt: number;
+}
+
+/**
+ * Every option a record is sold under, on-demand included (D61 `pricing.options`), in
+ * PURCHASE_OPTIONS order. Each option's view of a record (CatalogIndex.forOption) shares its
+ * record's object.
+ */
+export type RecordOptions = Readonly<Partial<Record<PurchaseOption, OptionQuote>>>;
+
+/**
+ * The options of an offer priced on-demand at `hourlyMicros`/`monthlyMicros` (monthly as
+ * published) with `others` beside it, as a record holds them: `observedAt` (epoch ms) for the
+ * figures that carry no observation of their own.
+ */
+export function recordOptions(
+  offer: {
+    readonly hourlyMicros: number;
+    readonly monthlyMicros: number;
+    readonly optionPrices?: OptionPrices;
+  },
+  observedAt: number,
+): RecordOptions {
+  const out: Partial<Record<PurchaseOption, OptionQuote>> = {
+    on_demand: { hourlyMicros: offer.hourlyMicros, monthlyMicros: offer.monthlyMicros, observedAt },
+  };
+  for (const name of OTHER_PURCHASE_OPTIONS) {
+    const price = offer.optionPrices?.[name];
+    if (price !== undefined) {
+      out[name] = {
+        hourlyMicros: price.hourlyMicros,
+        monthlyMicros: price.monthlyMicros,
+        observedAt: price.observedAt?.getTime() ?? observedAt,
+      };
+    }
+  }
+  return out;
 }

@@ -2,6 +2,7 @@
 // every reader (index, store, API shaping, recommendations) passes it around.
 import type { InstanceFamily, ProviderName } from './model.js';
 import type { MachineFacts } from './machine-facts.js';
+import type { PurchaseOption, RecordOptions, SpotAdvice } from './purchase-options.js';
 
 /** One priced record: an instance type in a region (the API's instance record, flat). */
 export interface InstanceRow {
@@ -24,11 +25,35 @@ export interface InstanceRow {
   readonly regionCode: string;
   readonly regionName: string;
   readonly countryCode: string;
+  /** The price of `purchaseOption` (D61): the on-demand list price unless a view selects another. */
   readonly hourlyMicros: number;
   readonly monthlyMicros: number;
   readonly available: number;
   /** Epoch milliseconds at which the price was observed upstream (D37). */
   readonly observedAt: number;
+  /** D61: the option whose price hourlyMicros, monthlyMicros and observedAt are. */
+  readonly purchaseOption: PurchaseOption;
+  /** D61: every option the record is sold under, on-demand included. */
+  readonly options: RecordOptions;
+  /** D61: AWS's spot advice for the record, where recorded. */
+  readonly spotAdvice: SpotAdvice | null;
   /** D62/D63: the type's machine facts (UNKNOWN_MACHINE_FACTS when nothing is recorded). */
   readonly facts: MachineFacts;
+}
+
+/**
+ * `row` priced under `option` (D61): the same record with that option's prices, sharing every
+ * other value; undefined when the record is not sold under it. On-demand is the row itself.
+ */
+export function recordAs(row: InstanceRow, option: PurchaseOption): InstanceRow | undefined {
+  if (option === row.purchaseOption) return row;
+  const quote = row.options[option];
+  if (quote === undefined) return undefined;
+  return Object.freeze({
+    ...row,
+    hourlyMicros: quote.hourlyMicros,
+    monthlyMicros: quote.monthlyMicros,
+    observedAt: quote.observedAt,
+    purchaseOption: option,
+  });
 }

@@ -8,6 +8,7 @@ import { upsertRegions } from './catalog-seed.js';
 import type { ApplyCounts, ApplyOptions, ApplyRun } from './catalog-store.js';
 import { upsertInstances, upsertPricing } from './catalog-upserts.js';
 import { heldRecords, notHeld } from './held-records.js';
+import { replaceOptions } from './option-upserts.js';
 import { recordPriceChanges } from './history-apply.js';
 import { providerHasHistory, replayRecordings } from './recordings-replay.js';
 import { epochMs, insertSyncRun } from './sync-history.js';
@@ -147,6 +148,7 @@ export async function applyCatalogInTransaction(
   await upsertRegions(trx, provider.id, covered);
   await upsertInstances(trx, provider.id, plan.instances);
   const nowAvailable = await upsertPricing(trx, provider.id, plan.offers, updatedAt, observedAt);
+  await replaceOptions(trx, provider.id, plan.offers, catalog.keptOptions ?? [], observedAt);
 
   const before = countBy(wasAvailable, (row) => row.region_id);
   const after = countBy(nowAvailable, (row) => row.regionId);

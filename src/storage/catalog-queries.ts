@@ -17,7 +17,8 @@ import type {
 } from './catalog-schema.js';
 import { PROVIDER_NAMES } from '../catalog/model.js';
 import { containsPattern } from '../catalog/text-search.js';
-import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
+import { INSTANCE_RECORD_COLUMNS } from './catalog-rows.js';
+import { withExtras } from './record-extras.js';
 import type {
   InstanceFilter,
   InstancePage,
@@ -206,7 +207,7 @@ export async function* scanAvailableRecords(
     if (after !== undefined) page = page.where('p.id', '>', after);
     const rows = await page.orderBy('p.id', 'asc').limit(pageRecords).execute();
     const last = rows.at(-1);
-    if (last !== undefined) yield rows.map(toInstanceRow);
+    if (last !== undefined) yield await withExtras(db, rows, { after });
     if (last === undefined || rows.length < pageRecords) return;
     after = last.id;
   }
@@ -308,10 +309,10 @@ export async function selectInstancePage(
     wanted.length === 0
       ? []
       : await recordJoin(trx).where('p.id', 'in', wanted).select(INSTANCE_RECORD_COLUMNS).execute();
-  const byId = new Map(records.map((record) => [record.id, record]));
+  const byId = new Map((await withExtras(trx, records)).map((record) => [record.id, record]));
   const rows = wanted.flatMap((id) => {
     const record = byId.get(id);
-    return record === undefined ? [] : [toInstanceRow(record)];
+    return record === undefined ? [] : [record];
   });
   const key = `${version}|${filterKey(query.filter)}`;
   let total = totals.get(key);

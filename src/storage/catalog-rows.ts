@@ -2,6 +2,15 @@ import { INSTANCE_FAMILIES, isProviderName } from '../catalog/model.js';
 import type { InstanceFamily } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
 import {
+  PURCHASE_OPTIONS,
+  isPurchaseOption,
+  isSpotInterruptionBand,
+  type OptionQuote,
+  type PurchaseOption,
+  type RecordOptions,
+  type SpotAdvice,
+} from '../catalog/purchase-options.js';
+import {
   UNKNOWN_MACHINE_FACTS,
   isCpuAllocation,
   isCpuArchitecture,
@@ -126,8 +135,82 @@ function factsOf(row: InstanceRecordRow): MachineFacts {
   };
 }
 
-/** Maps a database row to the API-facing shape; a value outside the vocabulary is corruption. */
-export function toInstanceRow(row: InstanceRecordRow): InstanceRow {
+/** A record's price under an option other than on-demand (D61), as `pricing_options` holds it. */
+export interface OptionPriceRow {
+  readonly pricing_id: number;
+  readonly purchase_option: string;
+  readonly hourly_micros: number;
+  readonly monthly_micros: number;
+  readonly observed_at: number;
+}
+
+/** A record's spot advice (D61), as `spot_advice` holds it. */
+export interface SpotAdviceRow {
+  readonly pricing_id: number;
+  readonly interruption_band: string;
+  readonly savings_pct: number;
+  readonly observed_at: number;
+  readonly source: string;
+}
+
+/** What a record has beside its on-demand price: its other options' rows and its spot advice. */
+export interface RecordExtras {
+  readonly options: readonly OptionPriceRow[];
+  readonly advice: SpotAdviceRow | undefined;
+}
+
+const NO_EXTRAS: RecordExtras = { options: [], advice: undefined };
+
+/** D61 `pricing.options` of a record: on-demand from `pricing`, the others from their rows. */
+function optionsOf(row: InstanceRecordRow, extra: readonly OptionPriceRow[]): RecordOptions {
+  const byName = new Map<PurchaseOption, OptionQuote>([
+    [
+      'on_demand',
+      {
+        hourlyMicros: Number(row.hourly_micros),
+        monthlyMicros: Number(row.monthly_micros),
+        observedAt: Number(row.observed_at),
+      },
+    ],
+  ]);
+  for (const option of extra) {
+    const name = option.purchase_option;
+    if (!isPurchaseOption(name) || name === 'on_demand')
+      throw new Error(`unknown purchase option in catalogue: ${name}`);
+    byName.set(name, {
+      hourlyMicros: Number(option.hourly_micros),
+      monthlyMicros: Number(option.monthly_micros),
+      observedAt: Number(option.observed_at),
+    });
+  }
+  // PURCHASE_OPTIONS order, whatever order the rows came in: one JSON for one record.
+  return Object.fromEntries(
+    [...byName].sort(([a], [b]) => OPTION_ORDER.get(a)! - OPTION_ORDER.get(b)!),
+  );
+}
+
+const OPTION_ORDER = new Map<PurchaseOption, number>(PURCHASE_OPTIONS.map((name, i) => [name, i]));
+
+function adviceOf(row: SpotAdviceRow | undefined): SpotAdvice | null {
+  if (row === undefined) return null;
+  if (!isSpotInterruptionBand(row.interruption_band))
+    throw new Error(`unknown spot interruption band in catalogue: ${row.interruption_band}`);
+  return {
+    interruptionBand: row.interruption_band,
+    savingsPct: Number(row.savings_pct),
+    observedAt: new Date(Number(row.observed_at)),
+    source: row.source,
+  };
+}
+
+/**
+ * Maps a database row (and its option rows) to the API-facing shape, priced on-demand; a value
+ * outside the vocabulary is corruption.
+ */
+export function toInstanceRow(
+  row: InstanceRecordRow,
+  extras: RecordExtras = NO_EXTRAS,
+): InstanceRow {
   const providerName = row.provider_name;
   const family = row.instance_family;
   if (!isProviderName(providerName))
@@ -156,6 +239,9 @@ export function toInstanceRow(row: InstanceRecordRow): InstanceRow {
     monthlyMicros: row.monthly_micros,
     available: row.available,
     observedAt: Number(row.observed_at),
+    purchaseOption: 'on_demand',
+    options: optionsOf(row, extras.options),
+    spotAdvice: adviceOf(extras.advice),
     facts: factsOf(row),
   };
 }

@@ -98,6 +98,25 @@ export interface SyncRunsTable {
   readonly catalog_version: Generated<number | null>;
 }
 
+/** D61: a record's price under an option other than on-demand (migration 010). */
+export interface PricingOptionsTable {
+  readonly pricing_id: number;
+  readonly purchase_option: string;
+  readonly hourly_micros: number;
+  readonly monthly_micros: number;
+  /** Epoch milliseconds at which this option's figure was observed upstream (D37). */
+  readonly observed_at: number;
+}
+
+/** D61: AWS's spot advice for a record, as published (migration 010). */
+export interface SpotAdviceTable {
+  readonly pricing_id: number;
+  readonly interruption_band: string;
+  readonly savings_pct: number;
+  readonly observed_at: number;
+  readonly source: string;
+}
+
 /** One row (id 1): the committed catalogue version, bumped inside every apply. */
 export interface CatalogVersionTable {
   readonly id: number;
@@ -119,6 +138,8 @@ export interface CatalogDatabase extends HistoryTables {
   readonly regions: RegionsTable;
   readonly instances: InstancesTable;
   readonly pricing: PricingTable;
+  readonly pricing_options: PricingOptionsTable;
+  readonly spot_advice: SpotAdviceTable;
   readonly sync_runs: SyncRunsTable;
   readonly catalog_version: CatalogVersionTable;
 }

@@ -4,6 +4,7 @@ import { PROVIDER_NAMES, isProviderName } from '../catalog/model.js';
 import { isChangeKind } from '../catalog/price-change-model.js';
 import type { PriceChange, PricePeriod, Prices } from '../catalog/price-change-model.js';
 import { INSTANCE_RECORD_COLUMNS, toInstanceRow } from './catalog-rows.js';
+import { withExtras } from './record-extras.js';
 import {
   SORT_COLUMNS,
   sortModifiers,
@@ -59,7 +60,8 @@ export async function selectRecordHistory(
     monthlyMicros: row.monthly_micros,
     available: row.available === 1,
   }));
-  return { record: toInstanceRow(record), periods };
+  const [withOptions] = await withExtras(db, [record]);
+  return { record: withOptions!, periods };
 }
 
 function prices(hourly: number | null, monthly: number | null): Prices | null {
@@ -241,7 +243,10 @@ export async function selectAsOfPage(
     .where('completed_at', '<=', ms)
     .select((eb) => eb.fn.max('completed_at').as('last'))
     .executeTakeFirst();
-  const records = (rows as unknown as Parameters<typeof toInstanceRow>[0][]).map(toInstanceRow);
+  // As of a past moment the history holds on-demand prices only: the records list that option.
+  const records = (rows as unknown as Parameters<typeof toInstanceRow>[0][]).map((row) =>
+    toInstanceRow(row),
+  );
   return {
     ids: records.map((r: InstanceRow) => r.id),
     rows: records,

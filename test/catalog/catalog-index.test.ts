@@ -9,6 +9,7 @@ import type { LoadedRates } from '../../src/catalog/rate-table.js';
 import { PROVIDER_NAMES, regionsOf } from '../../src/catalog/model.js';
 import type { InstanceRow } from '../../src/catalog/records.js';
 import { UNKNOWN_MACHINE_FACTS } from '../../src/catalog/machine-facts.js';
+import { recordOptions } from '../../src/catalog/purchase-options.js';
 
 function rows(count: number): InstanceRow[] {
   return Array.from({ length: count }, (_, i): InstanceRow => {
@@ -37,6 +38,15 @@ function rows(count: number): InstanceRow[] {
       monthlyMicros: (5_000 + ((i * 7919) % 100_000)) * 730,
       available: 1,
       observedAt: Date.UTC(2026, 10, 20),
+      purchaseOption: 'on_demand',
+      options: recordOptions(
+        {
+          hourlyMicros: 5_000 + ((i * 7919) % 100_000),
+          monthlyMicros: (5_000 + ((i * 7919) % 100_000)) * 730,
+        },
+        Date.UTC(2026, 10, 20),
+      ),
+      spotAdvice: null,
       facts: UNKNOWN_MACHINE_FACTS,
     };
   });

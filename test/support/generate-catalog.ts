@@ -9,6 +9,7 @@ import type { CatalogStore } from '../../src/storage/catalog-store.js';
 import type { InstanceRow } from '../../src/catalog/records.js';
 import { UNKNOWN_MACHINE_FACTS, type MachineFacts } from '../../src/catalog/machine-facts.js';
 import type { InstanceOffer, ProviderCatalog } from '../../src/catalog/offers.js';
+import { recordOptions } from '../../src/catalog/purchase-options.js';
 
 /** Small, fast, seedable PRNG (mulberry32): the same seed gives the same catalogue. */
 export function prng(seed: number): () => number {
@@ -154,6 +155,9 @@ export function generateInstanceRows(
         monthlyMicros: offer.monthlyMicros,
         available: 1,
         observedAt,
+        purchaseOption: 'on_demand',
+        options: recordOptions(offer, observedAt),
+        spotAdvice: offer.spotAdvice ?? null,
         facts: offer.facts ?? UNKNOWN_MACHINE_FACTS,
       };
     });

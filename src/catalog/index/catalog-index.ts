@@ -21,7 +21,8 @@
 import type { MoneyView } from '../money-view.js';
 import type { InstanceFilter, InstancePage, InstanceQuery, SortColumn } from '../record-query.js';
 import type { CatalogSnapshot } from '../catalogues.js';
-import type { InstanceRow } from '../records.js';
+import { recordAs, type InstanceRow } from '../records.js';
+import type { PurchaseOption } from '../purchase-options.js';
 import { IndexRows } from './index-rows.js';
 import { RecordSelection } from './record-selection.js';
 import { recordColumns, type RecordColumns } from './record-columns.js';
@@ -68,6 +69,10 @@ export class CatalogIndex {
   readonly observationInstants: Float64Array;
 
   readonly #ids: Float64Array;
+  /** Each other option's index of this version, built on first use (forOption). */
+  readonly #options = new Map<PurchaseOption, CatalogIndex>();
+  /** The option this index prices its records by (D61). */
+  readonly purchaseOption: PurchaseOption;
   /** The records' API JSON, by position. */
   readonly #texts: RecordTexts;
   /** The filter columns, posting lists and sort orders, by position. */
@@ -93,6 +98,26 @@ export class CatalogIndex {
     );
     this.byMonthlyPriceColumns = recordColumns(this.byMonthlyPrice);
     this.observationInstants = Float64Array.from(new Set(rows.map((r) => r.observedAt))).sort();
+    this.purchaseOption = source.purchaseOption;
+  }
+
+  /**
+   * This version priced under `option` (D61): only the records sold under it, each with that
+   * option's price, so every filter, sort, page, pivot and ranking of the index uses it. Built
+   * from this index's records on first use and kept with it (at most one per option); the
+   * records share everything but their prices with this index's.
+   */
+  forOption(option: PurchaseOption): CatalogIndex {
+    if (option === this.purchaseOption) return this;
+    let built = this.#options.get(option);
+    if (built === undefined) {
+      const views = this.records.flatMap((row) => recordAs(row, option) ?? []);
+      built = new CatalogIndex(
+        IndexRows.ofIndexed(this.version, this.lastSuccessfulSync, views, option),
+      );
+      this.#options.set(option, built);
+    }
+    return built;
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   spreadPct,
   type InstanceType,
 } from './pivot.js';
+import { recordOptions } from '../purchase-options.js';
 
 // Rates as in the bundled ECB file (per EUR): USD 1.1269, JPY 178.15.
 const rates = {
@@ -57,6 +58,9 @@ function row(
     monthlyMicros: monthly,
     available: 1,
     observedAt: 0,
+    purchaseOption: 'on_demand',
+    options: recordOptions({ hourlyMicros: Math.round(hourly), monthlyMicros: monthly }, 0),
+    spotAdvice: null,
     facts: UNKNOWN_MACHINE_FACTS,
   };
 }

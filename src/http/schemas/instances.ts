@@ -14,9 +14,20 @@ import {
 } from '../../catalog/model.js';
 import { InstalledEnum, StringEnum } from './common.js';
 import { CPU_ALLOCATIONS, CPU_ARCHITECTURES, STORAGE_TYPES } from '../../catalog/machine-facts.js';
+import { PURCHASE_OPTIONS, SPOT_INTERRUPTION_BANDS } from '../../catalog/purchase-options.js';
 
 const nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
+
+/** One purchase option's prices on a record (D61 `pricing.options`). */
+const OptionPriceJsonSchema = Type.Object({
+  hourly_price: Type.Number({ description: "Per hour in the record's currency, 4 decimals." }),
+  monthly_price: Type.Number({ description: "Per month, rounded as the record's monthly_price." }),
+  observed_at: Type.String({
+    format: 'date-time',
+    description: "When this option's figure was observed upstream (D37).",
+  }),
+});
 
 /** D62's `cpu` object of a record. */
 export const CpuFacts = Type.Object(
@@ -169,6 +180,28 @@ export const InstanceRecord = Type.Object(
         format: 'date-time',
         description: `Extension (D37): when this price was observed upstream. For the bundled snapshots, the date the figures were recorded (e.g. 2024-02-21T08:20:21.000Z for ${THIRD_PROVIDER.name}); after a live sync, when it fetched them.`,
       }),
+      purchase_option: StringEnum(PURCHASE_OPTIONS, {
+        description:
+          'Extension (D61): the purchase option whose prices hourly_price, monthly_price, the per-vCPU/GiB prices and observed_at are: on_demand unless the request selected another.',
+      }),
+      options: Type.Record(Type.String(), OptionPriceJsonSchema, {
+        description: `Extension (D61): every purchase option the record is sold under, on-demand included, by name (${PURCHASE_OPTIONS.join(', ')}), in the record's currency and rounding. Monthly is hourly x 730 for every option but on_demand, whose monthly is as published. Linode and Vultr publish on_demand only.`,
+      }),
+      spot_advice: nullable(
+        Type.Object({
+          interruption_band: StringEnum(SPOT_INTERRUPTION_BANDS, {
+            description: "AWS Spot Instance Advisor's interruption-frequency band, in AWS's words.",
+          }),
+          savings_pct: Type.Integer({
+            minimum: 0,
+            maximum: 100,
+            description: "AWS's own figure of the spot saving against on-demand, whole percent.",
+          }),
+          observed_at: Type.String({ format: 'date-time' }),
+          source: Type.String(),
+        }),
+        "Extension (D61): AWS's published spot advice for the type in the region, where recorded; null otherwise. AWS's figure as published, never turned into a price.",
+      ),
     }),
     cpu: CpuFacts,
     gpu_memory_gb: nullable(

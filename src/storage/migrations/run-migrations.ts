@@ -12,6 +12,7 @@ import { syncOrderAndLocksMigration } from './006-sync-order-and-locks.js';
 import { webhookEventsMigration } from './007-webhook-events.js';
 import { machineFactsMigration } from './008-machine-facts.js';
 import { skippedRecordsMigration } from './009-skipped-records.js';
+import { purchaseOptionsMigration } from './010-purchase-options.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -29,6 +30,7 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
     '007-webhook-events': webhookEventsMigration(caps),
     '008-machine-facts': machineFactsMigration,
     '009-skipped-records': skippedRecordsMigration,
+    '010-purchase-options': purchaseOptionsMigration,
   };
 }
 
