@@ -85,20 +85,41 @@ function machineFactCells(record: InstanceRecord): (string | number | null)[] {
   return [record.cpu.architecture, record.cpu.allocation, record.benchmark?.coremark ?? null];
 }
 
+/** D61: with a purchase option given, the option the prices are of, after the other columns. */
+export const PURCHASE_OPTION_CSV_COLUMN = 'purchase_option';
+
+/** Columns beyond D47's: the CLI's machine facts, and the option when one was asked for. */
+export interface CsvExtraColumns {
+  readonly machineFacts?: boolean;
+  readonly purchaseOption?: boolean;
+}
+
 /**
  * The whole document: the header row, then one line per record, in the order given; with
- * `machineFacts`, MACHINE_FACT_CSV_COLUMNS after D47's.
+ * `machineFacts`, MACHINE_FACT_CSV_COLUMNS after D47's; with `purchaseOption`, then
+ * PURCHASE_OPTION_CSV_COLUMN.
  */
-export function instancesToCsv(records: readonly InstanceRecord[], machineFacts = false): string {
-  if (!machineFacts) {
+export function instancesToCsv(
+  records: readonly InstanceRecord[],
+  extra: CsvExtraColumns = {},
+): string {
+  if (extra.machineFacts !== true && extra.purchaseOption !== true) {
     let out = INSTANCE_CSV_HEADER;
     for (const record of records) out += instanceCsvLine(record);
     return out;
   }
-  let out = `${[...INSTANCE_CSV_COLUMNS, ...MACHINE_FACT_CSV_COLUMNS].join(',')}\r\n`;
+  const header = [
+    ...INSTANCE_CSV_COLUMNS,
+    ...(extra.machineFacts === true ? MACHINE_FACT_CSV_COLUMNS : []),
+    ...(extra.purchaseOption === true ? [PURCHASE_OPTION_CSV_COLUMN] : []),
+  ];
+  let out = `${header.join(',')}\r\n`;
   for (const record of records) {
-    const extra = machineFactCells(record).map(csvCell).join(',');
-    out += `${instanceCsvLine(record).slice(0, -2)},${extra}\r\n`;
+    const cells = [
+      ...(extra.machineFacts === true ? machineFactCells(record) : []),
+      ...(extra.purchaseOption === true ? [record.pricing.purchase_option] : []),
+    ];
+    out += `${instanceCsvLine(record).slice(0, -2)},${cells.map(csvCell).join(',')}\r\n`;
   }
   return out;
 }

@@ -39,14 +39,14 @@ export async function exportInstancesCsv(
   let total: number;
   if (asOf === undefined) {
     const index = sources.catalog.current ?? (await sources.catalog.ready());
-    ({ rows, total } = index.query(parsed.query));
+    ({ rows, total } = index.forOption(parsed.purchaseOption).query(parsed.query));
   } else {
     ({ rows, total } = await sources.store.history.queryAsOf(parsed.query, asOf));
   }
   return {
     csv: instancesToCsv(
       rows.map((row) => toInstanceRecord(row, parsed.money)),
-      machineFacts,
+      { machineFacts, purchaseOption: parsed.filtersApplied.purchase_option !== undefined },
     ),
     total,
   };

@@ -136,7 +136,8 @@ export class InstanceListing {
     const started = performance.now();
     // Prices in the requested currency (D43): USD text comes from the index as serialised at
     // build; other currencies from its bounded per-(version, rates) memo.
-    const page = index.page(parsed.query, parsed.money);
+    // D61: the selected option's index prices, filters and sorts every record by that option.
+    const page = index.forOption(parsed.purchaseOption).page(parsed.query, parsed.money);
     const { limit, offset } = parsed.query;
     const pagination = JSON.stringify({
       total: page.total,

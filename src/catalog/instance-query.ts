@@ -23,6 +23,11 @@ import {
   type RawQuery,
 } from './query-parameters.js';
 import { foldAsciiCase, SEARCH_MAX_CHARS } from './text-search.js';
+import {
+  DEFAULT_PURCHASE_OPTION,
+  PURCHASE_OPTIONS,
+  type PurchaseOption,
+} from './purchase-options.js';
 import { ARCH_FILTER, CPU_ALLOCATION_FILTER } from './machine-facts-filters.js';
 
 export const SORT_FIELDS = [
@@ -81,6 +86,7 @@ export const FILTER_PARAMETERS = [
   'q',
   'arch',
   'cpu_allocation',
+  'purchase_option',
 ] as const;
 type FilterParameter = (typeof FILTER_PARAMETERS)[number];
 export type FiltersApplied = Partial<Record<FilterParameter, string | number | boolean>>;
@@ -90,6 +96,8 @@ export interface ParsedInstanceQuery {
   /** Prices in the requested currency (D43); USD by default. */
   readonly money: MoneyView;
   readonly filtersApplied: FiltersApplied;
+  /** D61: the option whose prices the query filters, sorts and shows; on_demand by default. */
+  readonly purchaseOption: PurchaseOption;
   /** D56 `city`, when given: the cities in CITY_SLUGS order (already applied to the filter). */
   readonly cities?: readonly CitySlug[];
   /**
@@ -125,6 +133,7 @@ const INSTANCE_PARAMETERS = {
   has_gpu: boolean,
   arch: ARCH_FILTER,
   cpu_allocation: CPU_ALLOCATION_FILTER,
+  purchase_option: oneOf(PURCHASE_OPTIONS),
   sort_by: oneOf(SORT_FIELDS),
   order: oneOf(['asc', 'desc'] as const),
 };
@@ -163,6 +172,7 @@ function parse(
   const { min_memory_gb: minMemoryGb, max_memory_gb: maxMemoryGb } = given;
   const { max_price: maxPriceMicros, instance_family: family, has_gpu: hasGpu } = given;
   const { arch: architectures, cpu_allocation: allocations } = given;
+  const purchaseOption = given.purchase_option ?? DEFAULT_PURCHASE_OPTION;
   const regionsGiven = given.region;
   // D56: with both, a record's region must be listed and in a listed city; none may be left.
   const regions = cities === undefined ? regionsGiven : regionsWithinCities(cities, regionsGiven);
@@ -195,6 +205,7 @@ function parse(
     q: search,
     arch: architectures?.join(','),
     cpu_allocation: allocations?.join(','),
+    purchase_option: given.purchase_option,
   };
   const filtersApplied: FiltersApplied = {};
   for (const name of FILTER_PARAMETERS) {
@@ -231,7 +242,8 @@ function parse(
   const query: InstanceQuery = { filter, sort, order, limit: limit ?? DEFAULT_LIMIT, offset };
   // Built from the query itself (the filter the store runs), so two requests share a cache entry
   // only when they run the same query, whatever their spelling.
-  // The currency too: the same filter in two currencies is two different answers.
+  // The currency and the option too: the same filter in two currencies, or over two options'
+  // prices, is two different answers.
   // The echo of `region` and `city` is part of the body: `region=icn` and `region=icn&city=seoul`
   // run one query but answer two different filters_applied.
   const cacheKey = JSON.stringify([
@@ -241,12 +253,16 @@ function parse(
     query.limit,
     offset,
     currency,
+    purchaseOption,
+    // Given or defaulted, on_demand runs one query, but only a given one is echoed.
+    given.purchase_option !== undefined,
     ...(cities === undefined ? [] : [filtersApplied.region ?? null, filtersApplied.city]),
   ]);
   return {
     query,
     money: prices,
     filtersApplied,
+    purchaseOption,
     cacheKey,
     ...(cities !== undefined && { cities }),
   };

@@ -5,6 +5,7 @@ import { describeStoreBackend, storeBackends } from '../support/backends.js';
 import { applyContract } from './contract/apply-contract.js';
 import { historyContract } from './contract/history-contract.js';
 import { lockContract } from './contract/lock-contract.js';
+import { optionsContract } from './contract/options-contract.js';
 import { priceHistoryContract } from './contract/price-history-contract.js';
 import { queryContract } from './contract/query-contract.js';
 import { useFreshStore } from './contract/store-context.js';
@@ -19,5 +20,6 @@ for (const backend of await storeBackends()) {
     lockContract(ctx);
     priceHistoryContract(ctx);
     unreadableContract(ctx);
+    optionsContract(ctx);
   });
 }

@@ -260,6 +260,10 @@ const filterDescriptions: Record<(typeof FILTER_PARAMETERS)[number], unknown> = 
     description: `Extension (D62): only records whose cpu.allocation is this, or any of a comma-separated list: ${CPU_ALLOCATIONS.join(', ')}. A record whose allocation is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with \`allowed\`.`,
     examples: ['dedicated', 'dedicated,shared'],
   }),
+  purchase_option: StringEnum(PURCHASE_OPTIONS, {
+    description:
+      "Extension (D61): price every record by this purchase option: only records sold under it are listed, and pricing.hourly_price/monthly_price, the per-vCPU/GiB prices, max_price, the price sorts, coremark_per_price and the currency conversion use its price. AWS: reserved_1y/3y are Standard Reserved Instances and convertible_1y/3y Convertible ones, both No Upfront; spot is AWS's spot price where a spot feed is configured. Linode and Vultr publish on_demand only. Default on_demand. Any other value: 400 INVALID_PARAMETER with `allowed`. Listed in filters_applied only when given.",
+  }),
 };
 
 /** Every query parameter is optional (spec 4.2). */
