@@ -5,6 +5,7 @@ import type { DatedRecording } from './dated-recordings.js';
 import type { InstanceFamily, ProviderName } from './model.js';
 import type { OptionPrices, OtherPurchaseOption, SpotAdvice } from './purchase-options.js';
 import type { MachineFacts } from './machine-facts.js';
+import type { OptionFeedReport } from './option-feeds.js';
 
 /**
  * One instance type offered in one of our regions at one price: what every provider adapter's
@@ -134,6 +135,11 @@ export interface ProviderCatalog {
    * names the advice (`pricing.spot_advice`), which is not an option but is kept the same way.
    */
   readonly keptOptions?: readonly KeptOption[];
+  /**
+   * D61: what each purchase-option feed the adapter read came to, per region of ours (the sync
+   * result's `options`). Absent for a provider without such feeds or with none configured.
+   */
+  readonly optionFeeds?: readonly OptionFeedReport[];
   /**
    * Provenance of every price in it (D37). The sync always sets it (see sync/provenance.ts);
    * a catalogue without one is stored as observed when its sync started.

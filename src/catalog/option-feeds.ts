@@ -42,3 +42,48 @@ export function everyRegionFailed<T>(
 ): RegionFeedOutcome<T>[] {
   return regionCodes.map((regionCode) => ({ regionCode, ok: false, code, message }));
 }
+
+/** A region whose feed failed: its code for the sync result, its message for the log only. */
+export interface FailedFeedRegion {
+  readonly regionCode: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * What one feed read came to, for the sync result and the apply (ProviderCatalog.optionFeeds):
+ * the regions whose figures it gave, and those where it failed, whose stored figures of the
+ * feed's option are kept (ProviderCatalog.keptOptions).
+ */
+export interface OptionFeedReport {
+  readonly feed: OptionFeedName;
+  readonly okRegions: readonly string[];
+  readonly failedRegions: readonly FailedFeedRegion[];
+}
+
+export function optionFeedReport(result: OptionFeedResult<unknown>): OptionFeedReport {
+  const okRegions: string[] = [];
+  const failedRegions: FailedFeedRegion[] = [];
+  for (const region of result.regions) {
+    if (region.ok) okRegions.push(region.regionCode);
+    else
+      failedRegions.push({
+        regionCode: region.regionCode,
+        code: region.code,
+        message: region.message,
+      });
+  }
+  return { feed: result.feed, okRegions, failedRegions };
+}
+
+/**
+ * The (region, option) pairs whose stored figures an apply keeps: every failed region of every
+ * feed. A feed's name is the option it fills (`spot`) or `spot_advice`, as KeptOption names them.
+ */
+export function keptOptionsOf(
+  reports: readonly OptionFeedReport[],
+): { readonly regionCode: string; readonly option: OptionFeedName }[] {
+  return reports.flatMap((report) =>
+    report.failedRegions.map((failed) => ({ regionCode: failed.regionCode, option: report.feed })),
+  );
+}

@@ -5,6 +5,7 @@
 import type { FieldNote } from '../catalog/field-notes.js';
 import type { ProviderEntry, RegionDefinition } from '../catalog/model.js';
 import type { ProviderAdapter } from '../catalog/offers.js';
+import type { OptionFeedName } from '../catalog/option-feeds.js';
 import type { UpstreamClient } from '../sync/upstream/upstream-client.js';
 
 /** A region of the provider's table, with the upstream id it is read from (`upstreamId`). */
@@ -44,7 +45,28 @@ export interface ProviderDefinition extends ProviderEntry {
    */
   readonly fieldNoteCases: Readonly<Partial<Record<FieldNote, readonly string[]>>>;
   /** Its adapter over `client` (a live upstream, a test server or a snapshot directory). */
-  createAdapter(client: UpstreamClient): ProviderAdapter;
+  createAdapter(client: UpstreamClient, context: ProviderAdapterContext): ProviderAdapter;
   /** Its snapshot tools (scripts only: loaded on demand, never by the server). */
   loadSnapshotTools(): Promise<ProviderSnapshotTools>;
+}
+
+/** A purchase-option feed an adapter reads beside its upstream (D61), as configured. */
+export interface OptionFeedSetting {
+  /** The feed document's URL (https://, http:// or file://). */
+  readonly url: string;
+  /** The setting it came from (PROVIDER_C_SPOT_URL), for configuration error messages. */
+  readonly setting: string;
+  /** True for the bundled recording: its figures are dated by its own provenance (D37). */
+  readonly bundled: boolean;
+}
+
+/** What an adapter may read besides its own upstream. */
+export interface ProviderAdapterContext {
+  /** The option feeds configured for this provider; a feed not named is not read. */
+  readonly optionFeeds: Readonly<Partial<Record<OptionFeedName, OptionFeedSetting>>>;
+  /**
+   * A client of another base URL (a feed's directory) with the provider's upstream settings:
+   * the same timeouts, retries, size caps and redirect policy as its own client.
+   */
+  upstreamClient(baseUrl: string): UpstreamClient;
 }

@@ -9,6 +9,7 @@ import { checkCatalogChange } from './catalog-guard.js';
 import { checkSkippedShare } from './skipped-guard.js';
 import type { ProviderAdapter, ProviderCatalog, SkipCounts } from '../catalog/offers.js';
 import { UpstreamError } from './upstream/upstream-error.js';
+import { failedOptionFeeds, optionFeedsJson, type OptionFeedsJson } from './option-feeds-json.js';
 
 export interface ProviderSyncResult {
   readonly provider: ProviderName;
@@ -30,6 +31,12 @@ export interface ProviderSyncResult {
    * answer is another replica's run (D24) or the sync failed.
    */
   readonly data_source?: SyncDataSourceJson;
+  /**
+   * Extension (D61): per purchase-option feed the provider read (provider_c: `spot`,
+   * `spot_advice`), the regions it filled and those where it failed, whose stored figures of
+   * that option were kept. Present for a provider fetched and applied that read such a feed.
+   */
+  readonly options?: OptionFeedsJson;
 }
 
 export interface SyncDataSourceJson {
@@ -188,6 +195,17 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
       return { result, completedAt };
     }
 
+    /** Logs the regions where a purchase-option feed failed (their option figures are kept). */
+    function noteOptionFeeds(catalog: ProviderCatalog): void {
+      const failures = failedOptionFeeds(catalog.optionFeeds ?? []);
+      if (failures.length === 0) return;
+      (deps.log.warn ?? deps.log.info).call(
+        deps.log,
+        { provider, syncId, option_feed_failures: failures },
+        'purchase-option feed failed in some regions: their stored figures of that option are kept',
+      );
+    }
+
     /** Counts, logs and reports the records the upstream's catalogue had to skip. */
     function noteSkipped(catalog: ProviderCatalog): void {
       skipped = { count: catalog.skippedRecords, reasons: catalog.skippedReasons ?? {} };
@@ -219,6 +237,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
           if (adapter === undefined) throw new Error(`no adapter for provider ${provider}`);
           const fetched = await adapter.fetchCatalog(AbortSignal.any([signal, held]));
           noteSkipped(fetched);
+          noteOptionFeeds(fetched);
           checkSkippedShare(fetched);
           const catalog = await withFirstFillRecordings(deps.store, fetched, held, signal);
           // One instant for the whole sync: the run's completed_at (health last_sync), its
@@ -238,7 +257,12 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
               held,
             },
           );
-          return { applied, completedAt, dataSource: catalog.dataSource };
+          return {
+            applied,
+            completedAt,
+            dataSource: catalog.dataSource,
+            optionFeeds: catalog.optionFeeds,
+          };
         } catch (error) {
           // Recorded before the lock is released, so a request waiting for it finds this run
           // and reports its failure (D24) rather than fetching again.
@@ -253,7 +277,12 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
       }
       if (outcome.failure !== undefined) return outcome.failure;
       const counts = outcome.applied;
-      deps.log.info({ provider, syncId, counts }, 'provider synced');
+      const options =
+        outcome.optionFeeds === undefined ? undefined : optionFeedsJson(outcome.optionFeeds);
+      deps.log.info(
+        { provider, syncId, counts, ...(options === undefined ? {} : { options }) },
+        'provider synced',
+      );
       metrics.syncFinished(provider, 'success', (performance.now() - clock) / 1000);
       await announceChange(provider, syncId);
       const result: ProviderSyncResult = {
@@ -272,6 +301,7 @@ export function createSyncService(deps: SyncServiceDeps): SyncService {
                 observed_at: outcome.dataSource.observedAt.toISOString(),
               },
             }),
+        ...(options === undefined ? {} : { options }),
       };
       return { result, completedAt: outcome.completedAt };
     } catch (error) {

@@ -194,6 +194,26 @@ export const SyncRequest = Type.Object({
   ),
 });
 
+/** One purchase-option feed's outcome in a sync (D61). */
+const OptionFeedOutcome = Type.Object({
+  ok_regions: Type.Array(Type.String(), {
+    description: 'Our regions whose figures of this option the sync applied.',
+  }),
+  failed_regions: Type.Array(
+    Type.Object({
+      region: Type.String(),
+      code: Type.String({
+        description:
+          'UPSTREAM_TIMEOUT, UPSTREAM_NETWORK_ERROR, UPSTREAM_HTTP_ERROR, UPSTREAM_INVALID_DATA (malformed, truncated, the wrong shape, or this region missing or unusable in it), UPSTREAM_TOO_LARGE or UPSTREAM_REDIRECT_REFUSED',
+      }),
+    }),
+    {
+      description:
+        "Our regions where the feed failed: their stored figures of this option were kept. The detail is in the sync's warn log line, never here.",
+    },
+  ),
+});
+
 export const ProviderSyncResult = Type.Object({
   provider: ProviderName,
   success: Type.Boolean(),
@@ -244,6 +264,18 @@ export const ProviderSyncResult = Type.Object({
       {
         description:
           "Extension: what this sync read, for a provider it fetched and applied. `snapshot`: a recorded snapshot (PROVIDER_<X>_URL is a file:// directory, the bundled one by default) was replayed, so no live price was fetched and observed_at is when its figures were recorded upstream; `live`: the provider's API, observed_at is the fetch. Absent when the sync failed or the answer is a run another replica finished (D24).",
+      },
+    ),
+  ),
+  options: Type.Optional(
+    Type.Object(
+      {
+        spot: Type.Optional(OptionFeedOutcome),
+        spot_advice: Type.Optional(OptionFeedOutcome),
+      },
+      {
+        description:
+          "Extension (D61): per purchase-option feed the provider read, what it came to in each of our regions whose offers were read. provider_c: `spot` (AWS's spot price feed, PROVIDER_C_SPOT_URL, read only when set) and `spot_advice` (the Spot Instance Advisor, PROVIDER_C_SPOT_ADVICE_URL, the bundled recording by default). A feed's failure never fails the provider: its on-demand and reserved prices are applied as read, and in each failed region the stored figures of that option are kept as they were. Present only for a provider fetched and applied that read such a feed.",
       },
     ),
   ),

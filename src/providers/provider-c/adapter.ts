@@ -1,6 +1,6 @@
 // provider_c's ProviderAdapter (AWS Price List Bulk, EC2 offer files): the index chain
 // (fetch.ts), one streamed region file at a time through the worker scanner
-// (region-file-worker.ts), then the pure mapping (parse.ts).
+// (region-file-worker.ts), then the pure mapping (parse.ts), then the spot feeds (spot-sync.ts).
 import type {
   InstanceOffer,
   ProviderAdapter,
@@ -17,6 +17,7 @@ import { mapProviderCOffers } from './parse.js';
 import { withAwsMachineFacts } from './machine-facts.js';
 import { scanRegionFile, type RegionScanOptions } from './region-file-worker.js';
 import { SkipTally } from '../upstream-values.js';
+import { withSpotSync, type SpotFeedSources } from './spot-sync.js';
 
 export interface ProviderCAdapterOptions {
   /**
@@ -33,6 +34,11 @@ export interface ProviderCAdapterOptions {
   readonly workerHeapMb?: number;
   /** Called with each parse worker as it starts (diagnostics and tests). */
   readonly onWorker?: RegionScanOptions['onWorker'];
+  /**
+   * D61: the spot price and spot advice feeds, read after the offer files (spotFeedSources);
+   * unset: neither is read and the catalogue carries no optionFeeds or keptOptions.
+   */
+  readonly spotFeeds?: SpotFeedSources;
 }
 
 /**
@@ -99,11 +105,25 @@ export function createProviderCAdapter(options: ProviderCAdapterOptions): Provid
       // the file it names: a region of ours the index does not list is gone upstream (its
       // removal is then held back by the sync's empty-region rule unless forced).
       const listed = new Set(refs.map((ref) => ref.regionCode));
+      // D61: the feeds are asked only for the regions whose offers were read; whatever they do,
+      // the on-demand offers above are applied (a failed region keeps its stored option figures).
+      const feeds =
+        options.spotFeeds === undefined
+          ? undefined
+          : await withSpotSync(
+              offers,
+              options.spotFeeds,
+              regionMap.filter((m) => listed.has(m.regionCode)),
+              signal,
+            );
       return {
         provider: 'provider_c',
         regionCodes: [...listed],
         goneRegionCodes: regionMap.map((m) => m.regionCode).filter((code) => !listed.has(code)),
-        offers,
+        offers: feeds?.offers ?? offers,
+        ...(feeds === undefined || feeds.optionFeeds.length === 0
+          ? {}
+          : { optionFeeds: feeds.optionFeeds, keptOptions: feeds.keptOptions }),
         skippedRecords: skipped.total,
         skippedReasons: skipped.counts,
         entriesSeen: regionEntries.reduce((sum, region) => sum + region.seen, 0),

@@ -1,8 +1,10 @@
-// provider_c: AWS EC2 on-demand Linux prices (Price List Bulk API offer files).
+// provider_c: AWS EC2 Linux prices (Price List Bulk API offer files), with spot prices and AWS's
+// spot advice from their own feeds (D61).
 import type { FieldNotes } from '../../catalog/field-notes.js';
 import type { ProviderDefinition } from '../provider-definition.js';
 import { createProviderCAdapter } from './adapter.js';
 import { PROVIDER_C_NAME, PROVIDER_C_REGIONS } from './regions.js';
+import { spotFeedSources } from './spot-sync.js';
 
 export const providerC = Object.freeze<ProviderDefinition>({
   name: PROVIDER_C_NAME,
@@ -26,6 +28,7 @@ export const providerC = Object.freeze<ProviderDefinition>({
     not_included: ['storage_gb 0 = EBS only', 'transfer_tb 0 = billed per GB'],
     not_recorded: ['network_speed_gbps of previous-generation types in the bundled recording'],
   },
-  createAdapter: (client) => createProviderCAdapter({ client }),
+  createAdapter: (client, context) =>
+    createProviderCAdapter({ client, spotFeeds: spotFeedSources(context) }),
   loadSnapshotTools: async () => (await import('./snapshot/tools.js')).snapshotTools,
 });
