@@ -366,6 +366,44 @@ export interface components {
          * @description Extension (D37): when this price was observed upstream. For the bundled snapshots, the date the figures were recorded (e.g. 2024-02-21T08:20:21.000Z for provider_c); after a live sync, when it fetched them.
          */
         observed_at: string;
+        /**
+         * @description Extension (D61): the purchase option whose prices hourly_price, monthly_price, the per-vCPU/GiB prices and observed_at are: on_demand unless the request selected another.
+         * @enum {string}
+         */
+        purchase_option:
+          | 'on_demand'
+          | 'spot'
+          | 'reserved_1y'
+          | 'reserved_3y'
+          | 'convertible_1y'
+          | 'convertible_3y';
+        /** @description Extension (D61): every purchase option the record is sold under, on-demand included, by name (on_demand, spot, reserved_1y, reserved_3y, convertible_1y, convertible_3y), in the record's currency and rounding. Monthly is hourly x 730 for every option but on_demand, whose monthly is as published. Linode and Vultr publish on_demand only. */
+        options: {
+          [key: string]: {
+            /** @description Per hour in the record's currency, 4 decimals. */
+            hourly_price: number;
+            /** @description Per month, rounded as the record's monthly_price. */
+            monthly_price: number;
+            /**
+             * Format: date-time
+             * @description When this option's figure was observed upstream (D37).
+             */
+            observed_at: string;
+          };
+        };
+        /** @description Extension (D61): AWS's published spot advice for the type in the region, where recorded; null otherwise. AWS's figure as published, never turned into a price. */
+        spot_advice: {
+          /**
+           * @description AWS Spot Instance Advisor's interruption-frequency band, in AWS's words.
+           * @enum {string}
+           */
+          interruption_band: '<5%' | '5-10%' | '10-15%' | '15-20%' | '>20%';
+          /** @description AWS's own figure of the spot saving against on-demand, whole percent. */
+          savings_pct: number;
+          /** Format: date-time */
+          observed_at: string;
+          source: string;
+        } | null;
       };
       /** @description Extension (D62): the type's CPU. Every value comes from a recorded source or the vendor's published plan class (docs/api.md names each provider's rule); null is unknown, never a guess. */
       cpu: {
@@ -1072,6 +1110,14 @@ export interface operations {
         arch?: string;
         /** @description Extension (D62): only records whose cpu.allocation is this, or any of a comma-separated list: dedicated, shared, burstable. A record whose allocation is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with `allowed`. */
         cpu_allocation?: string;
+        /** @description Extension (D61): price every record by this purchase option: only records sold under it are listed, and pricing.hourly_price/monthly_price, the per-vCPU/GiB prices, max_price, the price sorts, coremark_per_price and the currency conversion use its price. AWS: reserved_1y/3y are Standard Reserved Instances and convertible_1y/3y Convertible ones, both No Upfront; spot is AWS's spot price where a spot feed is configured. Linode and Vultr publish on_demand only. Default on_demand. Any other value: 400 INVALID_PARAMETER with `allowed`. Listed in filters_applied only when given. */
+        purchase_option?:
+          | 'on_demand'
+          | 'spot'
+          | 'reserved_1y'
+          | 'reserved_3y'
+          | 'convertible_1y'
+          | 'convertible_3y';
         /** @description Sort field. Default monthly price. price and monthly_price sort by monthly price, memory_gb by memory, provider by provider name, region by region code, instance_name by code point, price_per_vcpu and price_per_gb (extension, D45) by the exact monthly price per vCPU and per memory GiB, coremark and coremark_per_price (extension, D63) by benchmark.coremark and by that score per USD of monthly price (records without a score come last in either order). Ties always break by id ascending. */
         sort_by?:
           | 'price'
@@ -1156,7 +1202,16 @@ export interface operations {
            *               "available": 1,
            *               "observed_at": "2026-11-23T06:00:04.512Z",
            *               "monthly_price_per_vcpu": 12,
-           *               "monthly_price_per_gb": 6
+           *               "monthly_price_per_gb": 6,
+           *               "purchase_option": "on_demand",
+           *               "options": {
+           *                 "on_demand": {
+           *                   "hourly_price": 0.036,
+           *                   "monthly_price": 24,
+           *                   "observed_at": "2026-11-23T06:00:04.512Z"
+           *                 }
+           *               },
+           *               "spot_advice": null
            *             },
            *             "cpu": {
            *               "architecture": null,
@@ -1369,6 +1424,14 @@ export interface operations {
         arch?: string;
         /** @description Extension (D62): only records whose cpu.allocation is this, or any of a comma-separated list: dedicated, shared, burstable. A record whose allocation is not recorded (null) never matches. An unknown value, an empty item or more than 64 characters: 400 INVALID_PARAMETER with `allowed`. */
         cpu_allocation?: string;
+        /** @description Extension (D61): price every record by this purchase option: only records sold under it are listed, and pricing.hourly_price/monthly_price, the per-vCPU/GiB prices, max_price, the price sorts, coremark_per_price and the currency conversion use its price. AWS: reserved_1y/3y are Standard Reserved Instances and convertible_1y/3y Convertible ones, both No Upfront; spot is AWS's spot price where a spot feed is configured. Linode and Vultr publish on_demand only. Default on_demand. Any other value: 400 INVALID_PARAMETER with `allowed`. Listed in filters_applied only when given. */
+        purchase_option?:
+          | 'on_demand'
+          | 'spot'
+          | 'reserved_1y'
+          | 'reserved_3y'
+          | 'convertible_1y'
+          | 'convertible_3y';
         /** @description Default asc; applies to the default sort too. */
         order?: 'asc' | 'desc';
         /** @description Extension (D43): prices in this currency, converted from USD at the latest ECB reference rate (usd x rate[X] / rate[USD], both per EUR). USD, EUR or any currency in the ECB file (upper case, exact); any other value: 400 INVALID_PARAMETER with `allowed`. metadata.exchange_rate tells the rate used. */
@@ -1879,7 +1942,16 @@ export interface operations {
            *             "available": 1,
            *             "observed_at": "2026-11-23T06:00:04.512Z",
            *             "monthly_price_per_vcpu": 12,
-           *             "monthly_price_per_gb": 6
+           *             "monthly_price_per_gb": 6,
+           *             "purchase_option": "on_demand",
+           *             "options": {
+           *               "on_demand": {
+           *                 "hourly_price": 0.036,
+           *                 "monthly_price": 24,
+           *                 "observed_at": "2026-11-23T06:00:04.512Z"
+           *               }
+           *             },
+           *             "spot_advice": null
            *           },
            *           "cpu": {
            *             "architecture": null,
@@ -2434,6 +2506,29 @@ export interface operations {
                   kind: 'snapshot' | 'live';
                   /** Format: date-time */
                   observed_at: string;
+                };
+                /** @description Extension (D61): per purchase-option feed the provider read, what it came to in each of our regions whose offers were read. provider_c: `spot` (AWS's spot price feed, PROVIDER_C_SPOT_URL, read only when set) and `spot_advice` (the Spot Instance Advisor, PROVIDER_C_SPOT_ADVICE_URL, the bundled recording by default). A feed's failure never fails the provider: its on-demand and reserved prices are applied as read, and in each failed region the stored figures of that option are kept as they were. Present only for a provider fetched and applied that read such a feed. */
+                options?: {
+                  spot?: {
+                    /** @description Our regions whose figures of this option the sync applied. */
+                    ok_regions: string[];
+                    /** @description Our regions where the feed failed: their stored figures of this option were kept. The detail is in the sync's warn log line, never here. */
+                    failed_regions: {
+                      region: string;
+                      /** @description UPSTREAM_TIMEOUT, UPSTREAM_NETWORK_ERROR, UPSTREAM_HTTP_ERROR, UPSTREAM_INVALID_DATA (malformed, truncated, the wrong shape, or this region missing or unusable in it), UPSTREAM_TOO_LARGE or UPSTREAM_REDIRECT_REFUSED */
+                      code: string;
+                    }[];
+                  };
+                  spot_advice?: {
+                    /** @description Our regions whose figures of this option the sync applied. */
+                    ok_regions: string[];
+                    /** @description Our regions where the feed failed: their stored figures of this option were kept. The detail is in the sync's warn log line, never here. */
+                    failed_regions: {
+                      region: string;
+                      /** @description UPSTREAM_TIMEOUT, UPSTREAM_NETWORK_ERROR, UPSTREAM_HTTP_ERROR, UPSTREAM_INVALID_DATA (malformed, truncated, the wrong shape, or this region missing or unusable in it), UPSTREAM_TOO_LARGE or UPSTREAM_REDIRECT_REFUSED */
+                      code: string;
+                    }[];
+                  };
                 };
               }[];
               summary: {
