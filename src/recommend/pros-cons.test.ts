@@ -224,3 +224,37 @@ describe('formatting', () => {
     expect(formatDecimal(4, 3)).toBe('4');
   });
 });
+
+describe('the purchase option as a con (D61)', () => {
+  const criteria = { minMemoryMb: 4096, minVcpu: 2 };
+  const consOf = (fields: Partial<Candidate>) =>
+    sentences(candidate({ id: 1, ...fields }), criteria, ladder(3)).cons;
+
+  it('says nothing for on-demand', () => {
+    expect(consOf({}).join(' ')).not.toMatch(/commitment|interrupt/i);
+  });
+
+  it('names the commitment of a reserved or convertible price', () => {
+    expect(consOf({ purchaseOption: 'reserved_1y' })).toContain(
+      'Requires a 1-year commitment, billed every hour of the term whether used or not',
+    );
+    expect(consOf({ purchaseOption: 'convertible_3y' })).toContain(
+      'Requires a 3-year commitment, billed every hour of the term whether used or not',
+    );
+  });
+
+  it("says a spot price can be interrupted, with AWS's band where recorded", () => {
+    expect(consOf({ purchaseOption: 'spot' })).toContain(
+      'Spot price: the instance can be interrupted when the provider needs the capacity back',
+    );
+    const advice = {
+      interruptionBand: '5-10%' as const,
+      savingsPct: 61,
+      observedAt: new Date('2025-06-28T08:37:00Z'),
+      source: 'AWS Spot Instance Advisor',
+    };
+    expect(consOf({ purchaseOption: 'spot', spotAdvice: advice })).toContain(
+      'Spot price: can be interrupted; AWS rates interruptions for this type here at 5-10%',
+    );
+  });
+});

@@ -116,6 +116,9 @@ export function prosAndCons(scored: ScoredCandidate, context: SentenceContext): 
       'Burstable CPU: sustained load beyond the baseline is throttled or billed as extra credits',
     );
   }
+  // D61: what the selected purchase option asks of the buyer.
+  const terms = optionTerms(c);
+  if (terms !== undefined) cons.push(terms);
   if (c.observedAt <= context.staleAtOrBefore) {
     cons.push(
       `Price observed on ${new Date(c.observedAt).toISOString().slice(0, 10)}; it may have changed since`,
@@ -185,4 +188,22 @@ function countBelow(sorted: readonly number[], value: number, orEqual: boolean):
     else hi = mid;
   }
   return lo;
+}
+
+/** D61: the condition the record's purchase option comes with, as a con; none for on-demand. */
+function optionTerms(c: Candidate): string | undefined {
+  switch (c.purchaseOption) {
+    case 'on_demand':
+      return undefined;
+    case 'spot':
+      return c.spotAdvice === null
+        ? 'Spot price: the instance can be interrupted when the provider needs the capacity back'
+        : `Spot price: can be interrupted; AWS rates interruptions for this type here at ${c.spotAdvice.interruptionBand}`;
+    case 'reserved_1y':
+    case 'convertible_1y':
+      return 'Requires a 1-year commitment, billed every hour of the term whether used or not';
+    case 'reserved_3y':
+    case 'convertible_3y':
+      return 'Requires a 3-year commitment, billed every hour of the term whether used or not';
+  }
 }

@@ -66,6 +66,8 @@ describe('ranking (properties)', () => {
           monthlyMicros: cents[k]! * 10_000,
           hourlyMicros: 0,
           observedAt: OBSERVED[0]!,
+          purchaseOption: 'on_demand',
+          spotAdvice: null,
         });
         const twins = [twin(0), twin(1)];
         const withTwins: Case = {

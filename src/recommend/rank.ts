@@ -31,6 +31,8 @@ export type Candidate = Pick<
   | 'hourlyMicros'
   | 'observedAt'
   | 'facts'
+  | 'purchaseOption'
+  | 'spotAdvice'
 >;
 
 /** D67: the order of the list. */

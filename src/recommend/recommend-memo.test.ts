@@ -12,6 +12,7 @@ const base: RecommendRequest = {
   limit: 10,
   currency: 'USD',
   rankBy: 'fit',
+  purchaseOption: 'on_demand',
 };
 
 describe('recommendKey', () => {

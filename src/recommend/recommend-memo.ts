@@ -37,6 +37,7 @@ export function recommendKey(request: RecommendRequest, money: MoneyView): strin
     set(request.architectures),
     set(request.allocations),
     request.rankBy,
+    request.purchaseOption,
   ]);
 }
 

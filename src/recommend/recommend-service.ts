@@ -72,7 +72,10 @@ export async function prepareRecommend(
   const parsed = parseRecommendRequest(body, deps.rates.currencies());
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const money = moneyView(table, parsed.value.currency);
-  const index = deps.catalog.current ?? (await deps.catalog.ready());
+  // D61: the option's index prices every candidate by that option (and lists only its records).
+  const index = (deps.catalog.current ?? (await deps.catalog.ready())).forOption(
+    parsed.value.purchaseOption,
+  );
   const cutoff = staleAtOrBefore((deps.now ?? Date.now)(), deps.config.dataStaleDays);
   return {
     ok: true,

@@ -4,6 +4,7 @@
 import type { RecordColumns } from '../catalog/index/record-columns.js';
 import { benchmarkOf, cpuOf, type InstanceRecord } from '../catalog/instance-json.js';
 import { moneyView, type MoneyView } from '../catalog/money-view.js';
+import type { PurchaseOption } from '../catalog/purchase-options.js';
 import { currencyBudgetText, usdBudgetText, type BudgetText } from './budget-text.js';
 import { prosAndCons } from './pros-cons.js';
 import { recommend } from './rank.js';
@@ -42,7 +43,13 @@ export interface RecommendationDto {
    * In `currency` (USD by default, D43): monthly rounded to the currency's minor unit (2
    * decimals for USD), hourly to 4 (D36).
    */
-  readonly price: { readonly monthly: number; readonly hourly: number; readonly currency: string };
+  readonly price: {
+    readonly monthly: number;
+    readonly hourly: number;
+    readonly currency: string;
+    /** D61: the purchase option these prices are of. */
+    readonly purchase_option: PurchaseOption;
+  };
   readonly match_score: number;
   /** D58's fits and tie-break value, each rounded to 4 decimals (computed unrounded). */
   readonly score_breakdown: ScoreBreakdownDto;
@@ -151,6 +158,7 @@ export function buildRecommendations(
         monthly: money.monthly(c.monthlyMicros),
         hourly: money.hourly(c.hourlyMicros),
         currency: money.currency,
+        purchase_option: c.purchaseOption,
       },
       match_score: entry.parts.score,
       score_breakdown: {

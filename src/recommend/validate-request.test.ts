@@ -36,6 +36,7 @@ describe('parseRecommendRequest: accepted bodies', () => {
       limit: 10,
       currency: 'USD',
       rankBy: 'fit',
+      purchaseOption: 'on_demand',
     });
   });
 
@@ -66,6 +67,7 @@ describe('parseRecommendRequest: accepted bodies', () => {
       limit: 50,
       currency: 'USD',
       rankBy: 'fit',
+      purchaseOption: 'on_demand',
       providers: ['provider_b', 'provider_a'],
       regions: ['icn', 'ap-east-1'],
     });
@@ -222,4 +224,32 @@ describe('parseRecommendRequest: errors in check order', () => {
       parameter: 'providers',
     });
   });
+});
+
+describe('parseRecommendRequest: purchase_option (D61)', () => {
+  it('takes an option name', () => {
+    expect(
+      valueOf({ stack: ['nginx'], scale: 'small', purchase_option: 'reserved_3y' }),
+    ).toMatchObject({ purchaseOption: 'reserved_3y' });
+  });
+
+  it.each([['bogus'], [null], [['spot']], ['ON_DEMAND']])(
+    'refuses %j with the allowed names',
+    (bad) => {
+      expect(errorOf({ stack: ['nginx'], scale: 'small', purchase_option: bad })).toMatchObject({
+        code: 'INVALID_PARAMETER',
+        details: {
+          parameter: 'purchase_option',
+          allowed: [
+            'on_demand',
+            'spot',
+            'reserved_1y',
+            'reserved_3y',
+            'convertible_1y',
+            'convertible_3y',
+          ],
+        },
+      });
+    },
+  );
 });

@@ -12,8 +12,8 @@
 //  7. every entry a supported name                       else INVALID_STACK {invalid, supported}
 //  8. `scale` is small/medium/large                      else INVALID_PARAMETER {.., allowed}
 //  9. `budget_max`, 10. `limit`, 11. `providers`, 12. `regions`, 13. `cities` (D56), 14.
-//     `currency`, 15. `arch`, 16. `cpu_allocation` (D62), 17. `rank_by` (D67) when present
-//     (null is invalid).
+//     `currency`, 15. `arch`, 16. `cpu_allocation` (D62), 17. `rank_by` (D67), 18.
+//     `purchase_option` (D61) when present (null is invalid).
 // Unknown fields are ignored.
 
 import { echoValue } from '../catalog/echo-value.js';
@@ -30,6 +30,12 @@ import {
   type CpuAllocation,
   type CpuArchitecture,
 } from '../catalog/machine-facts.js';
+import {
+  DEFAULT_PURCHASE_OPTION,
+  PURCHASE_OPTIONS,
+  isPurchaseOption,
+  type PurchaseOption,
+} from '../catalog/purchase-options.js';
 import { MAX_STACK_ENTRIES, SCALES, STACK_NAMES, isScale, isStackName } from './stacks.js';
 import type { Scale, StackName } from './stacks.js';
 
@@ -57,6 +63,8 @@ export interface RecommendRequest {
   readonly allocations?: readonly CpuAllocation[];
   /** D67: the list's order; `fit` by default. */
   readonly rankBy: RankBy;
+  /** D61: the option whose prices are ranked, budgeted and shown; `on_demand` by default. */
+  readonly purchaseOption: PurchaseOption;
 }
 
 export type RecommendErrorCode =
@@ -182,12 +190,26 @@ export function parseRecommendRequest(
     rankBy = known;
   }
 
+  let purchaseOption: PurchaseOption = DEFAULT_PURCHASE_OPTION;
+  if (has(fields, 'purchase_option')) {
+    const value = fields.purchase_option;
+    if (!isPurchaseOption(value))
+      return invalid(
+        'purchase_option',
+        value,
+        'is not one of the allowed values',
+        PURCHASE_OPTIONS,
+      );
+    purchaseOption = value;
+  }
+
   const value: RecommendRequest = {
     stack: stackResult.value,
     scale,
     limit,
     currency,
     rankBy,
+    purchaseOption,
     ...(architectures === undefined ? {} : { architectures }),
     ...(allocations === undefined ? {} : { allocations }),
     ...(budgetMaxMicros === undefined

@@ -97,6 +97,8 @@ describe('GET /openapi.json', () => {
         // Machine facts (D62, extension).
         'arch',
         'cpu_allocation',
+        // Purchase options (D61, extension).
+        'purchase_option',
       ].sort(),
     );
   });

@@ -2733,6 +2733,17 @@ export interface operations {
            */
           rank_by?: 'fit' | 'price' | 'performance_per_price';
           /**
+           * @description Extension (D61): rank by this purchase option's prices (default on_demand): only records sold under it are candidates, and the budget, price_fit, the price order and the shown prices use its price; cons name its terms (a 1- or 3-year commitment; spot: can be interrupted, with AWS's interruption band where recorded). Any other value: 400 INVALID_PARAMETER with `allowed`.
+           * @enum {string}
+           */
+          purchase_option?:
+            | 'on_demand'
+            | 'spot'
+            | 'reserved_1y'
+            | 'reserved_3y'
+            | 'convertible_1y'
+            | 'convertible_3y';
+          /**
            * @description Extension (D43): prices and budget_max in this currency (USD, EUR or any currency of the ECB reference rates); otherwise 400 INVALID_PARAMETER with `allowed`.
            * @default USD
            * @example JPY
@@ -2804,7 +2815,8 @@ export interface operations {
            *             "price": {
            *               "monthly": 24,
            *               "hourly": 0.036,
-           *               "currency": "USD"
+           *               "currency": "USD",
+           *               "purchase_option": "on_demand"
            *             },
            *             "match_score": 90,
            *             "score_breakdown": {
@@ -2893,6 +2905,17 @@ export interface operations {
                    * @example USD
                    */
                   currency: string;
+                  /**
+                   * @description Extension (D61): the purchase option these prices are of.
+                   * @enum {string}
+                   */
+                  purchase_option:
+                    | 'on_demand'
+                    | 'spot'
+                    | 'reserved_1y'
+                    | 'reserved_3y'
+                    | 'convertible_1y'
+                    | 'convertible_3y';
                 };
                 match_score: number;
                 /** @description D58: the fits that order recommendations with equal match_score, each rounded to 4 decimals. */

@@ -17,6 +17,7 @@ import {
   type RawQuery,
 } from '../query-parameters.js';
 import { REGION_COLUMNS } from '../region-list.js';
+import type { PurchaseOption } from '../purchase-options.js';
 import {
   AVAILABLE_IN,
   INSTANCE_TYPE_SORTS,
@@ -49,6 +50,8 @@ export interface InstanceTypesQuery {
   readonly limit: number;
   readonly offset: number;
   readonly money: MoneyView;
+  /** D61: the option whose prices are pivoted (the /instances parameter). */
+  readonly purchaseOption: PurchaseOption;
   /** The /instances filters as /instances echoes them. */
   readonly filtersApplied: FiltersApplied;
   /** Same for every spelling of the same query (for a response cache). */
@@ -128,6 +131,7 @@ function parse(raw: RawQuery, rates: LoadedRates | undefined): InstanceTypesQuer
     limit,
     offset,
     money,
+    purchaseOption: filters.value.purchaseOption,
     filtersApplied,
     cacheKey,
   };

@@ -27,7 +27,7 @@ export class InstanceTypesReader {
     const key = `${query.cacheKey}|${note === undefined ? '' : `${note.as_of}|${note.rate}`}`;
     const hit = memo.get(key);
     if (hit !== undefined) return hit;
-    const records = index.filter(query.filter);
+    const records = index.forOption(query.purchaseOption).filter(query.filter);
     const body = Buffer.from(
       JSON.stringify(instanceTypesBody(records, query, index.lastSuccessfulSync)),
     );

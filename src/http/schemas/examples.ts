@@ -226,7 +226,7 @@ export const RECOMMEND_RESPONSE_EXAMPLE: Static<typeof RecommendResponse> = {
         instance: 'Linode 4GB',
         region: 'Tokyo',
         specs: { vcpu: 2, memory_mb: 4096, storage_gb: 80 },
-        price: { monthly: 24, hourly: 0.036, currency: 'USD' },
+        price: { monthly: 24, hourly: 0.036, currency: 'USD', purchase_option: 'on_demand' },
         match_score: 90,
         score_breakdown: {
           memory_fit: 0.75,

@@ -1,6 +1,7 @@
 // The registry installs the providers these schemas list (read when this module loads).
 import '../../providers/registry.js';
 import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../../catalog/machine-facts.js';
+import { PURCHASE_OPTIONS } from '../../catalog/purchase-options.js';
 import { RANK_BY } from '../../recommend/rank.js';
 import { Type } from 'typebox';
 import { CITY_SLUGS, PROVIDER_NAMES, REGION_CODES } from '../../catalog/model.js';
@@ -42,6 +43,12 @@ export const RecommendRequestSchema = Type.Object({
     StringEnum(RANK_BY, {
       description:
         'Extension (D67): `fit` (default; D28 and D58, unchanged), `price` (records meeting the memory and vCPU suggestion and the budget first, cheapest first, then the rest by D58) or `performance_per_price` (as `price`, ordered by benchmark.coremark_per_usd_month descending, records without a score after those with one). One record per provider and instance type either way.',
+    }),
+  ),
+  purchase_option: Type.Optional(
+    StringEnum(PURCHASE_OPTIONS, {
+      description:
+        "Extension (D61): rank by this purchase option's prices (default on_demand): only records sold under it are candidates, and the budget, price_fit, the price order and the shown prices use its price; cons name its terms (a 1- or 3-year commitment; spot: can be interrupted, with AWS's interruption band where recorded). Any other value: 400 INVALID_PARAMETER with `allowed`.",
     }),
   ),
   currency: Type.Optional(
@@ -98,6 +105,9 @@ export const RecommendResponse = Type.Object({
           monthly: Type.Number({ description: "Rounded to the currency's minor unit." }),
           hourly: Type.Number({ description: 'Rounded to 4 decimals.' }),
           currency: Type.String({ description: 'Extension (D43).', examples: ['USD'] }),
+          purchase_option: StringEnum(PURCHASE_OPTIONS, {
+            description: 'Extension (D61): the purchase option these prices are of.',
+          }),
         }),
         match_score: Type.Integer({ minimum: 0, maximum: 100 }),
         score_breakdown: Type.Object(
