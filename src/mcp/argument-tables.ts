@@ -5,6 +5,7 @@ import { AVAILABLE_IN, INSTANCE_TYPE_SORTS } from '../catalog/instance-types/piv
 import { INSTANCE_TYPE_COLUMNS } from '../catalog/instance-types/instance-types-query.js';
 import { SORT_FIELDS } from '../catalog/instance-query.js';
 import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../catalog/machine-facts.js';
+import { PURCHASE_OPTIONS } from '../catalog/purchase-options.js';
 import { CITY_SLUGS, INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../catalog/model.js';
 import { CHANGE_KINDS } from '../catalog/price-change-model.js';
 import { CHANGE_ORDERS } from '../history/history-query.js';
@@ -45,6 +46,14 @@ const PROVIDER_LIST = defaultProviders()
   .map((p) => `${p.name} (${p.displayName})`)
   .join(', ');
 
+/** D61: the prices every tool that prices records may use instead of on-demand. */
+const PURCHASE_OPTION = {
+  purchase_option: oneOf(
+    PURCHASE_OPTIONS,
+    'Price by this purchase option (default on_demand): spot, reserved_1y/3y or convertible_1y/3y (AWS No Upfront RIs; Google committed use as reserved). Only records sold under it.',
+  ),
+};
+
 const OFFSET = { offset: integer('Rows to skip (paging: the summary says the next offset).') };
 const ORDER = { order: oneOf(['asc', 'desc'], 'Sort direction (default asc).') };
 
@@ -65,6 +74,7 @@ const RECORD_FILTERS = {
     CPU_ALLOCATIONS,
     'CPU allocation (burstable: throttled beyond a baseline), or several',
   ),
+  ...PURCHASE_OPTION,
   ...CURRENCY,
 };
 
@@ -113,6 +123,7 @@ export const RECOMMEND_ARGUMENTS: ArgumentTable = {
   cities: list(CITY_SLUGS, 'Only these cities.'),
   arch: list(CPU_ARCHITECTURES, 'Only these CPU architectures.'),
   cpu_allocation: list(CPU_ALLOCATIONS, 'Only these CPU allocations.'),
+  ...PURCHASE_OPTION,
   rank_by: oneOf(
     RANK_BY,
     'fit (default: best match), price (cheapest meeting the needs first) or performance_per_price (CoreMark per USD).',

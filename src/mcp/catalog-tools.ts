@@ -99,7 +99,7 @@ export const compareRegions: ToolDefinition = {
     try {
       const index = deps.catalog.current ?? (await deps.catalog.ready());
       const body = instanceTypesBody(
-        index.filter(parsed.value.filter),
+        index.forOption(parsed.value.purchaseOption).filter(parsed.value.filter),
         parsed.value,
         index.lastSuccessfulSync,
       ) as { data: InstanceTypesData };
