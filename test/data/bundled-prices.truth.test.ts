@@ -6,7 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decimalToMicros, monthlyMicrosFromHourly } from '../../src/catalog/money.js';
+import {
+  decimalToMicros,
+  hourlyFromMicros,
+  monthlyFromMicros,
+  monthlyMicrosFromHourly,
+} from '../../src/catalog/money.js';
 import type { ProviderCatalog } from '../../src/catalog/offers.js';
 import { createProviderCAdapter } from '../../src/providers/provider-c/adapter.js';
 import { createProviderDAdapter } from '../../src/providers/provider-d/adapter.js';
@@ -56,6 +61,34 @@ async function syncSnapshot(
   }
 }
 
+/** An offer file's parts these checks read, as AWS writes them. */
+interface OfferTerm {
+  readonly priceDimensions: Record<string, { unit: string; pricePerUnit: { USD: string } }>;
+  readonly termAttributes: Record<string, string>;
+}
+interface OfferFile {
+  readonly products: Record<string, { attributes: { instanceType: string } }>;
+  readonly terms: Record<'OnDemand' | 'Reserved', Record<string, Record<string, OfferTerm>>>;
+}
+
+const REGIONS = ['ap-east-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-southeast-1'];
+
+async function offerFile(region: string): Promise<OfferFile> {
+  const file = new URL(
+    `provider_c/offers/v1.0/aws/AmazonEC2/current/${region}/index.json`,
+    SNAPSHOTS,
+  );
+  return JSON.parse(await readFile(file, 'utf8')) as OfferFile;
+}
+
+/** The recording's No Upfront columns, with AWS's public term codes (upstream-formats.md). */
+const RESERVED = [
+  { option: 'reserved_1y', column: 'ri_std_1y_no_upfront_usd_hour', code: '4NA7Y494T4', lease: '1yr', offering: 'standard' },
+  { option: 'reserved_3y', column: 'ri_std_3y_no_upfront_usd_hour', code: 'BPH4J8HBKS', lease: '3yr', offering: 'standard' },
+  { option: 'convertible_1y', column: 'ri_conv_1y_no_upfront_usd_hour', code: '7NE97W5U4E', lease: '1yr', offering: 'convertible' },
+  { option: 'convertible_3y', column: 'ri_conv_3y_no_upfront_usd_hour', code: 'Z2E3P23VKM', lease: '3yr', offering: 'convertible' },
+] as const;
+
 describe('provider_c (AWS) bundled prices are the recorded ones', () => {
   const recordFile = 'aws-ap-linux-2025-04-04.csv';
   let recorded: Map<string, Record<string, string>>;
@@ -104,18 +137,10 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
   });
 
   it('holds no price in its offer files but the recorded ones, one product per recorded row', async () => {
-    const regions = ['ap-east-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-southeast-1'];
     let products = 0;
-    for (const region of regions) {
-      const file = new URL(
-        `provider_c/offers/v1.0/aws/AmazonEC2/current/${region}/index.json`,
-        SNAPSHOTS,
-      );
-      const doc = JSON.parse(await readFile(file, 'utf8')) as {
-        products: Record<string, { attributes: { instanceType: string } }>;
-        terms: Record<string, Record<string, Record<string, { priceDimensions: object }>>>;
-      };
-      expect(Object.keys(doc.terms)).toEqual(['OnDemand']);
+    for (const region of REGIONS) {
+      const doc = await offerFile(region);
+      expect(Object.keys(doc.terms)).toEqual(['OnDemand', 'Reserved']);
       for (const [sku, product] of Object.entries(doc.products)) {
         products += 1;
         const key = `${region} ${product.attributes.instanceType}`;
@@ -123,11 +148,9 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
         expect(row, `${key} has no recorded figure`).toBeDefined();
         // AWS's own SKU, from the recorded rate code.
         expect(row?.['ondemand_rate_code'], key).toBe(`${sku}.JRTCKXETXF.6YS6EN2CT7`);
-        const terms = Object.values(doc.terms['OnDemand']?.[sku] ?? {});
+        const terms = Object.values(doc.terms.OnDemand[sku] ?? {});
         expect(terms, key).toHaveLength(1);
-        const dimensions = Object.values(terms[0]?.priceDimensions ?? {}) as {
-          pricePerUnit: { USD: string };
-        }[];
+        const dimensions = Object.values(terms[0]?.priceDimensions ?? {});
         expect(dimensions, key).toHaveLength(1);
         expect(micros(dimensions[0]?.pricePerUnit.USD, key), key).toBe(
           micros(row?.['ondemand_usd_hour'], key),
@@ -136,6 +159,99 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
     }
     // Every recorded row but the six of g2.2xlarge and g2.8xlarge.
     expect(products).toBe(recorded.size - 6);
+  });
+
+  it('holds in its offer files every recorded No Upfront Reserved price and no other', async () => {
+    const written = new Map<string, number>(RESERVED.map((r) => [r.column, 0]));
+    for (const region of REGIONS) {
+      const doc = await offerFile(region);
+      for (const [sku, product] of Object.entries(doc.products)) {
+        const key = `${region} ${product.attributes.instanceType}`;
+        const row = recorded.get(key);
+        const terms = Object.entries(doc.terms.Reserved[sku] ?? {});
+        const recordedColumns = RESERVED.filter((r) => row?.[r.column] !== '');
+        // One term per recorded price, none for an empty cell (not offered in the source).
+        expect(terms.map(([code]) => code).sort(), key).toEqual(
+          recordedColumns.map((r) => `${sku}.${r.code}`).sort(),
+        );
+        for (const [code, term] of terms) {
+          const r = RESERVED.find((t) => `${sku}.${t.code}` === code);
+          expect(term.termAttributes, `${key} ${code}`).toEqual({
+            LeaseContractLength: r?.lease,
+            OfferingClass: r?.offering,
+            PurchaseOption: 'No Upfront',
+          });
+          const dimensions = Object.values(term.priceDimensions);
+          expect(dimensions, `${key} ${code}`).toHaveLength(1);
+          expect(dimensions[0]?.unit, `${key} ${code}`).toBe('Hrs');
+          // The recorded text, padded to AWS's ten decimals and otherwise unchanged.
+          const usd = row?.[r?.column ?? ''] ?? '';
+          const [whole, fraction = ''] = usd.split('.');
+          expect(dimensions[0]?.pricePerUnit.USD, `${key} ${code}`).toBe(
+            `${whole}.${fraction.padEnd(10, '0')}`,
+          );
+          written.set(r?.column ?? '', (written.get(r?.column ?? '') ?? 0) + 1);
+        }
+      }
+      // No Reserved entry without its product.
+      for (const sku of Object.keys(doc.terms.Reserved)) {
+        expect(doc.products[sku], `${region} Reserved ${sku}`).toBeDefined();
+      }
+    }
+    // Every recorded reserved price is written: the two types left out (g2) have none.
+    for (const r of RESERVED) {
+      const inRecording = [...recorded.values()].filter((row) => row[r.column] !== '').length;
+      expect(written.get(r.column), r.column).toBe(inRecording);
+    }
+    expect(Object.fromEntries(written)).toEqual({
+      ri_std_1y_no_upfront_usd_hour: 2_356,
+      ri_std_3y_no_upfront_usd_hour: 2_357,
+      ri_conv_1y_no_upfront_usd_hour: 2_352,
+      ri_conv_3y_no_upfront_usd_hour: 2_352,
+    });
+  });
+
+  it('lists each recorded Reserved price as its purchase option (monthly = hourly x 730 in cents)', () => {
+    let listed = 0;
+    for (const offer of catalog.offers) {
+      const key = `${offer.regionCode} ${offer.instanceId}`;
+      const row = recorded.get(key);
+      const want: Record<string, { hourlyMicros: number; monthlyMicros: number }> = {};
+      for (const r of RESERVED) {
+        const usd = row?.[r.column] ?? '';
+        if (usd === '') continue;
+        const hourly = micros(usd, `${key} ${r.column}`);
+        want[r.option] = { hourlyMicros: hourly, monthlyMicros: monthlyMicrosFromHourly(hourly) };
+        listed += 1;
+      }
+      expect(offer.optionPrices ?? {}, key).toEqual(want);
+    }
+    // 9,417 recorded, less the accelerator types' 108: written, but not listed (D35).
+    expect(listed).toBe(9_309);
+    expect(catalog.offers.filter((o) => o.optionPrices !== undefined)).toHaveLength(2_330);
+  });
+
+  it('carries the Reserved figures of the issue exactly (Tokyo c7i.xlarge)', () => {
+    const c7i = catalog.offers.find(
+      (o) => o.regionCode === 'ap-northeast-1' && o.instanceId === 'c7i.xlarge',
+    );
+    const shown = Object.fromEntries(
+      Object.entries(c7i?.optionPrices ?? {}).map(([option, p]) => [
+        option,
+        [hourlyFromMicros(p.hourlyMicros), monthlyFromMicros(p.monthlyMicros)],
+      ]),
+    );
+    expect(shown).toEqual({
+      reserved_1y: [0.1482, 108.17],
+      reserved_3y: [0.1024, 74.75],
+      convertible_1y: [0.1706, 124.52],
+      convertible_3y: [0.117, 85.4],
+    });
+    // Recorded 0.14818 USD/h: 108.1714 a month, shown 108.17.
+    expect(c7i?.optionPrices?.reserved_1y).toEqual({
+      hourlyMicros: 148_180,
+      monthlyMicros: 108_170_000,
+    });
   });
 
   it('holds in recordings.json exactly the recorded states: 2024-02-21, then the change log', async () => {

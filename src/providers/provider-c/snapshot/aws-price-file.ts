@@ -2,7 +2,8 @@
 // website pricing JSON as recorded by ec2.shop, MIT), its dated change log since 2024-07-05
 // (aws-ap-ondemand-history-2024-07-05_2025-04-04.csv) and the GPU counts the price file lacks
 // (the 2024 recording, else aws-specs-sc-2026-01.csv). Read and checked row by row; a row that
-// cannot be read completely stops the generator with its file, line and column.
+// cannot be read completely stops the generator with its file, line and column. The price
+// file's four No Upfront reserved columns are read by reserved-terms.ts, the one reader of them.
 import {
   RecordedDataError,
   at,
@@ -25,35 +26,6 @@ const INSTANCE_TYPE = /^[a-z][a-z0-9-]*\.[a-z0-9-]+$/;
 const RATE_CODE = /^([A-Z0-9]{16})\.JRTCKXETXF\.6YS6EN2CT7$/;
 const MEMORY = /^(0|[1-9]\d{0,6})(\.\d{1,4})?$/;
 
-/** The four No Upfront reserved prices of a row (AWS's term codes, upstream-formats.md). */
-export const RESERVED_COLUMNS = [
-  {
-    column: 'ri_std_1y_no_upfront_usd_hour',
-    code: '4NA7Y494T4',
-    lease: '1yr',
-    offering: 'standard',
-  },
-  {
-    column: 'ri_std_3y_no_upfront_usd_hour',
-    code: 'BPH4J8HBKS',
-    lease: '3yr',
-    offering: 'standard',
-  },
-  {
-    column: 'ri_conv_1y_no_upfront_usd_hour',
-    code: '7NE97W5U4E',
-    lease: '1yr',
-    offering: 'convertible',
-  },
-  {
-    column: 'ri_conv_3y_no_upfront_usd_hour',
-    code: 'Z2E3P23VKM',
-    lease: '3yr',
-    offering: 'convertible',
-  },
-] as const;
-export type ReservedTerm = (typeof RESERVED_COLUMNS)[number];
-
 export interface AwsPriceRow {
   readonly line: number;
   readonly region: AwsRegion;
@@ -70,8 +42,6 @@ export interface AwsPriceRow {
   readonly onDemandUsd: string;
   /** The real SKU, from AWS's on-demand rate code. */
   readonly sku: string;
-  /** Reserved No Upfront hourly USD per term column; '' where not offered. */
-  readonly reserved: Readonly<Record<ReservedTerm['column'], string>>;
 }
 
 const PRICE_COLUMNS = [
@@ -83,7 +53,6 @@ const PRICE_COLUMNS = [
   'storage',
   'network_performance',
   'ondemand_usd_hour',
-  ...RESERVED_COLUMNS.map((r) => r.column),
   'ondemand_rate_code',
 ] as const;
 
@@ -121,12 +90,6 @@ export async function readAwsPriceFile(file = AWS_PRICE_FILE): Promise<AwsPriceR
     if (rate === null) {
       throw new RecordedDataError(`${at(row, 'ondemand_rate_code')}: not an on-demand rate code`);
     }
-    const reserved = Object.fromEntries(
-      RESERVED_COLUMNS.map(({ column }) => [
-        column,
-        cell(row, column, false) === '' ? '' : decimalCell(row, column, true),
-      ]),
-    ) as Record<ReservedTerm['column'], string>;
     return {
       line: row.line,
       region: choiceCell(row, 'region', AWS_REGIONS),
@@ -138,7 +101,6 @@ export async function readAwsPriceFile(file = AWS_PRICE_FILE): Promise<AwsPriceR
       networkPerformance: cell(row, 'network_performance', false),
       onDemandUsd: decimalCell(row, 'ondemand_usd_hour', true),
       sku: rate[1] ?? '',
-      reserved,
     };
   });
   refuseRepeats(file, rows);

@@ -1,5 +1,5 @@
 // DATA-LICENSE.md of provider_c's snapshot: the MIT notice of ec2.shop's recording (the 2025
-// prices and the change log) and the CC BY-SA 4.0 notice of Spare Cores' recording (the
+// on-demand and Reserved prices and the change log) and the CC BY-SA 4.0 notice of Spare Cores' recording (the
 // 2024-02-21 prices in recordings.json and the GPU counts), which ships as long as that does.
 
 export function licenceText(): string {
@@ -11,14 +11,16 @@ code is not under these licences, and these licences do not extend to it.
 
 ## AWS EC2 prices of 2025-04-04 and the change log since 2024-07-05 (MIT)
 
-\`aws-ap-linux-2025-04-04.csv\` (the offer files) and
+\`aws-ap-linux-2025-04-04.csv\` (the offer files: the on-demand prices and the four No Upfront
+Reserved prices, standard and convertible, 1 and 3 years) and
 \`aws-ap-ondemand-history-2024-07-05_2025-04-04.csv\` (the later recordings in \`recordings.json\`)
 hold AWS's website pricing JSON as recorded by ec2.shop.
 
 Attribution: **AWS EC2 prices as recorded by ec2.shop (github.com/yeo/ec2.shop, MIT)**.
 Source: https://github.com/yeo/ec2.shop, commits db9bd3e2 (2024-07-08) to
 \`73696e380ae600b175f859850a726edebd1de72f\` (2025-04-05), \`data/ec2/<region>-ondemand.json\`,
-\`-previousgen-ondemand.json\` and the No Upfront reserved-instance files.
+\`-previousgen-ondemand.json\`, \`-reservedinstance-1y.json\`, \`-reservedinstance-3y.json\`,
+\`-reservedinstance-convertible-1y.json\` and \`-reservedinstance-convertible-3y.json\`.
 
     MIT License
 

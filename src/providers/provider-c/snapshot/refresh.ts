@@ -1,8 +1,8 @@
 // Refreshes provider_c's bundled snapshot from the live AWS Price List Bulk API: walks the same
 // URL chain as a sync (offer index -> EC2 region index -> one offer file per Asian region),
 // streams each 100-450 MB region file through the same worker scanner, and writes a trimmed
-// snapshot in the real layout: only the products we list and their on-demand terms (a few
-// hundred KB per region instead of hundreds of MB). Needs internet access; fails loudly
+// snapshot in the real layout: only the products we list, their on-demand terms and their
+// Reserved terms (a few MB per region instead of hundreds of MB). Needs internet access; fails loudly
 // (non-zero exit, the reason on stderr) and leaves the existing snapshot untouched on any error.
 //
 //   npx tsx src/providers/provider-c/snapshot/refresh.ts [outDir]
