@@ -83,7 +83,7 @@ describe('purchase options on the bundled catalogue (D61)', () => {
       'convertible_3y',
     ]);
     expect(options['on_demand']).toMatchObject({ hourly_price: 0.2247, monthly_price: 164.03 });
-    expect(options['reserved_1y']).toMatchObject({ hourly_price: 0.1482, monthly_price: 108.19 });
+    expect(options['reserved_1y']).toMatchObject({ hourly_price: 0.1482, monthly_price: 108.17 });
     expect(options['reserved_3y']?.hourly_price).toBe(0.1024);
     expect(options['convertible_1y']?.hourly_price).toBe(0.1706);
     expect(options['convertible_3y']?.hourly_price).toBe(0.117);
@@ -98,8 +98,8 @@ describe('purchase options on the bundled catalogue (D61)', () => {
     expect(c7i.pricing).toMatchObject({
       purchase_option: 'reserved_1y',
       hourly_price: 0.1482,
-      monthly_price: 108.19,
-      monthly_price_per_vcpu: 27.05,
+      monthly_price: 108.17,
+      monthly_price_per_vcpu: 27.04,
     });
     expect(page.data.metadata.filters_applied['purchase_option']).toBe('reserved_1y');
     const plain = await get<Page>(`/instances?${C7I_TOKYO}`);
@@ -117,7 +117,7 @@ describe('purchase options on the bundled catalogue (D61)', () => {
   });
 
   it("filters by the option's price with max_price and sorts by it", async () => {
-    // On-demand 164.03 a month: above 110; reserved_1y 108.19: below it.
+    // On-demand 164.03 a month: above 110; reserved_1y 108.17: below it.
     const dear = await get<Page>(`/instances?${C7I_TOKYO}&max_price=110`);
     expect(dear.data.instances.map((r) => r.instance_id)).not.toContain('c7i.xlarge');
     const cheap = await get<Page>(
@@ -164,10 +164,18 @@ describe('purchase options on the bundled catalogue (D61)', () => {
 
   it('pivots /instance-types by the option', async () => {
     const body = await get<{
-      data: { instance_types: { instance_id: string; prices: Record<string, number | null> }[] };
+      data: {
+        instance_types: {
+          instance_id: string;
+          prices: Record<string, { hourly_price: number; monthly_price: number } | null>;
+        }[];
+      };
     }>('/instance-types?q=c7i.xlarge&provider=provider_c&purchase_option=reserved_1y');
     const c7i = body.data.instance_types.find((row) => row.instance_id === 'c7i.xlarge')!;
-    expect(c7i.prices['ap-northeast-1']).toBe(108.19);
+    expect(c7i.prices['ap-northeast-1']).toMatchObject({
+      hourly_price: 0.1482,
+      monthly_price: 108.17,
+    });
   });
 
   it('recommends by the option: budget, prices and cons', async () => {
