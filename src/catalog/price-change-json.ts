@@ -17,6 +17,8 @@ export interface ChangeItemJson {
   at: string;
   sync_id: string;
   kind: PriceChange['kind'];
+  /** D61: the purchase option whose price changed. */
+  purchase_option: PriceChange['purchaseOption'];
   instance: {
     id: number;
     provider: string;
@@ -36,6 +38,8 @@ export interface PeriodJson {
   monthly_price: number;
   currency: string;
   available: boolean;
+  /** D61: the purchase option the period prices. */
+  purchase_option: PricePeriod['purchaseOption'];
 }
 
 function priceJson(prices: Prices | null, money: MoneyView): PriceJson | null {
@@ -66,6 +70,7 @@ export function toChangeItem(change: PriceChange, money: MoneyView = USD_VIEW): 
     at: change.at.toISOString(),
     sync_id: change.syncId,
     kind: change.kind,
+    purchase_option: change.purchaseOption,
     instance: {
       id: change.instance.id,
       provider: change.instance.provider,
@@ -87,5 +92,6 @@ export function toPeriodJson(period: PricePeriod, money: MoneyView = USD_VIEW): 
     monthly_price: money.monthly(period.monthlyMicros),
     currency: money.currency,
     available: period.available,
+    purchase_option: period.purchaseOption,
   };
 }

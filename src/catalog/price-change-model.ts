@@ -2,6 +2,7 @@
 // price state is its two prices and whether the provider offers it; a change is a move from
 // one state to another that a reader of the catalogue could notice.
 import type { ProviderName } from './model.js';
+import type { PurchaseOption } from './purchase-options.js';
 
 export const CHANGE_KINDS = [
   'added',
@@ -93,6 +94,8 @@ export interface PriceChange {
   readonly at: Date;
   readonly syncId: string;
   readonly kind: ChangeKind;
+  /** D61: the purchase option whose price changed (a record's options change apart). */
+  readonly purchaseOption: PurchaseOption;
   readonly instance: ChangedInstance;
   readonly old: Prices | null;
   readonly new: Prices | null;
@@ -102,4 +105,6 @@ export interface PriceChange {
 export interface PricePeriod extends PriceState {
   readonly validFrom: Date;
   readonly validTo: Date | null;
+  /** D61: the purchase option the period prices. */
+  readonly purchaseOption: PurchaseOption;
 }

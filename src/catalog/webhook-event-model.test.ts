@@ -12,6 +12,7 @@ const change = (id: number, regionCode: string): PriceChange => ({
   at,
   syncId: 'sync_1',
   kind: 'price_increased',
+  purchaseOption: 'on_demand',
   instance: {
     id,
     provider: 'provider_b',

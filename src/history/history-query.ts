@@ -16,6 +16,11 @@ import {
   type RawQuery,
 } from '../catalog/query-parameters.js';
 import type { ChangeCursor, ChangeQuery } from '../storage/history-store.js';
+import {
+  DEFAULT_PURCHASE_OPTION,
+  PURCHASE_OPTIONS,
+  type PurchaseOption,
+} from '../catalog/purchase-options.js';
 import { CHANGE_KINDS } from '../catalog/price-change-model.js';
 
 export const CHANGES_DEFAULT_LIMIT = 100;
@@ -101,6 +106,9 @@ const SYNC_ID = text(
 );
 
 /** The parameters of GET /changes (D40, ADR 0022) but `currency`, in the order they are checked. */
+/** D61: `purchase_option=all` on /changes lists the items of every option. */
+export const ALL_OPTIONS = 'all';
+
 const CHANGES_PARAMETERS = {
   since: INSTANT,
   until: INSTANT,
@@ -113,6 +121,7 @@ const CHANGES_PARAMETERS = {
   cursor: text(decodeCursor, 'is not a cursor this API returned (use next_cursor as given)'),
   order: oneOf(CHANGE_ORDERS),
   summary: boolean,
+  purchase_option: oneOf([...PURCHASE_OPTIONS, ALL_OPTIONS] as const),
 };
 
 /** A parsed GET /changes: the page to read, and whether the window's summary goes with it. */
@@ -147,6 +156,10 @@ export function parseChangesQuery(raw: RawQuery, now: Date): Parsed<ParsedChange
       ...(kinds !== undefined && { kinds }),
       ...(given.sync_id !== undefined && { syncId: given.sync_id }),
       ...(after !== undefined && { after }),
+      // D61: on-demand unless asked; `all` is every option (no filter).
+      ...(given.purchase_option !== ALL_OPTIONS && {
+        purchaseOption: given.purchase_option ?? DEFAULT_PURCHASE_OPTION,
+      }),
     };
     return { query, summary: given.summary ?? false };
   });
@@ -174,6 +187,13 @@ const RECORD_ID = text(
   (id) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined),
   'must be a positive whole number',
 );
+
+/** `purchase_option` of /instances/{id}/history (D61): one option, on_demand by default. */
+export function parseHistoryOption(raw: RawQuery): Parsed<PurchaseOption> {
+  return attempt(
+    () => readParameter(raw, 'purchase_option', oneOf(PURCHASE_OPTIONS)) ?? DEFAULT_PURCHASE_OPTION,
+  );
+}
 
 /** The `{id}` of /instances/{id}/history: a positive whole number (D39). */
 export function parseRecordId(id: string): Parsed<number> {

@@ -12,6 +12,8 @@ import {
   type PeriodJson,
 } from '../catalog/price-change-json.js';
 import type { ChangeKind } from '../catalog/price-change-model.js';
+import { DEFAULT_PURCHASE_OPTION, type PurchaseOption } from '../catalog/purchase-options.js';
+import { recordAs } from '../catalog/records.js';
 import { HISTORY_MAX_PERIODS, encodeCursor, type ParsedChangesQuery } from './history-query.js';
 
 /** Groups a /changes summary lists at most (ADR 0022): the newest syncs'. */
@@ -40,11 +42,13 @@ export async function recordHistory(
   store: CatalogStore,
   recordId: number,
   money: MoneyView,
+  option: PurchaseOption = DEFAULT_PURCHASE_OPTION,
 ): Promise<RecordHistoryJson | undefined> {
-  const found = await store.history.recordHistory(recordId, HISTORY_MAX_PERIODS);
+  const found = await store.history.recordHistory(recordId, HISTORY_MAX_PERIODS, option);
   if (found === undefined) return undefined;
   return {
-    instance: toInstanceRecord(found.record, money),
+    // Priced by the option asked for where the record is sold under it (D61).
+    instance: toInstanceRecord(recordAs(found.record, option) ?? found.record, money),
     history: found.periods.map((period) => toPeriodJson(period, money)),
     ...moneyMetadata(money),
   };

@@ -136,6 +136,7 @@ export const HISTORY_ARGUMENTS: ArgumentTable = {
     minimum: 1,
     description: 'Record id (from search_instances or recommend).',
   },
+  ...PURCHASE_OPTION,
   ...CURRENCY,
 };
 
@@ -148,6 +149,10 @@ export const CHANGES_ARGUMENTS: ArgumentTable = {
   kind: oneOfList(CHANGE_KINDS, 'Change kind, or several comma-separated'),
   sync_id: string('Only the changes of this sync (sync_id as the feed shows it).'),
   order: oneOf(CHANGE_ORDERS, 'oldest first (default) or newest first.'),
+  purchase_option: oneOf(
+    [...PURCHASE_OPTIONS, 'all'],
+    'Only the changes of this purchase option (default on_demand); all: every option.',
+  ),
   limit: limitArgument(PAGES.changes, 'Changes'),
   cursor: string('next_cursor of the previous page.'),
   summary: { type: 'boolean', description: 'true: add counts per kind over the whole window.' },

@@ -2,7 +2,7 @@
 // (GET /changes) and get_freshness (the providers and exchange rates of GET /health).
 import { parseCurrency } from '../fx/currency-parameter.js';
 import type { HealthReport } from '../health/health-service.js';
-import { parseChangesQuery, parseRecordId } from '../history/history-query.js';
+import { parseChangesQuery, parseHistoryOption, parseRecordId } from '../history/history-query.js';
 import { changeFeed, recordHistory } from '../history/history-service.js';
 import { CHANGES_ARGUMENTS, HISTORY_ARGUMENTS, PAGES } from './argument-tables.js';
 import { changesSummary, freshnessSummary, historySummary } from './history-summaries.js';
@@ -39,9 +39,11 @@ export const priceHistory: ToolDefinition = {
     if (!id.ok) return parameterFailure(id.problem);
     const money = parseCurrency(query['currency'], deps.rates.current());
     if (!money.ok) return parameterFailure(money.problem);
+    const option = parseHistoryOption(query);
+    if (!option.ok) return parameterFailure(option.problem);
     let data: Awaited<ReturnType<typeof recordHistory>>;
     try {
-      data = await recordHistory(deps.store, id.value, money.value);
+      data = await recordHistory(deps.store, id.value, money.value, option.value);
     } catch (error) {
       return queryFailed(deps, this.name, error);
     }

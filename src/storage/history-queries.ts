@@ -22,6 +22,7 @@ import type {
   ChangePage,
   RecordHistory,
 } from './history-store.js';
+import { isPurchaseOption, type PurchaseOption } from '../catalog/purchase-options.js';
 import { epochMs } from './sync-history.js';
 
 // Reads of the price history and the change feed (D39, D40, D41), shared by both dialects.
@@ -33,6 +34,7 @@ export async function selectRecordHistory(
   db: Executor,
   recordId: number,
   limit: number,
+  option: PurchaseOption,
 ): Promise<RecordHistory | undefined> {
   const record = await db
     .selectFrom('pricing as p')
@@ -48,6 +50,7 @@ export async function selectRecordHistory(
   const rows = await db
     .selectFrom('price_history')
     .where('pricing_id', '=', recordId)
+    .where('purchase_option', '=', option)
     .select(['valid_from', 'valid_to', 'hourly_micros', 'monthly_micros', 'available'])
     .orderBy('valid_from', 'desc')
     .orderBy('id', 'desc')
@@ -59,6 +62,7 @@ export async function selectRecordHistory(
     hourlyMicros: row.hourly_micros,
     monthlyMicros: row.monthly_micros,
     available: row.available === 1,
+    purchaseOption: option,
   }));
   const [withOptions] = await withExtras(db, [record]);
   return { record: withOptions!, periods };
@@ -97,6 +101,9 @@ export function filteredChanges(db: Executor, filter: ChangeFilter) {
     );
   }
   if (filter.syncId !== undefined) select = select.where('c.sync_id', '=', filter.syncId);
+  if (filter.purchaseOption !== undefined) {
+    select = select.where('c.purchase_option', '=', filter.purchaseOption);
+  }
   return select;
 }
 
@@ -133,6 +140,7 @@ export async function selectChanges(db: Executor, query: ChangeQuery): Promise<C
       'c.at as at',
       'c.sync_id as sync_id',
       'c.kind as kind',
+      'c.purchase_option as purchase_option',
       'c.pricing_id as pricing_id',
       'c.provider as provider',
       'c.region_code as region_code',
@@ -148,14 +156,19 @@ export async function selectChanges(db: Executor, query: ChangeQuery): Promise<C
     .limit(query.limit + 1)
     .execute();
   const changes: PriceChange[] = rows.slice(0, query.limit).map((row) => {
-    if (!isProviderName(row.provider) || !isChangeKind(row.kind)) {
-      throw new Error(`unknown provider or kind in the change feed (change ${row.id})`);
+    if (
+      !isProviderName(row.provider) ||
+      !isChangeKind(row.kind) ||
+      !isPurchaseOption(row.purchase_option)
+    ) {
+      throw new Error(`unknown provider, kind or option in the change feed (change ${row.id})`);
     }
     return {
       id: row.id,
       at: new Date(row.at),
       syncId: row.sync_id,
       kind: row.kind,
+      purchaseOption: row.purchase_option,
       instance: {
         id: row.pricing_id,
         provider: row.provider,
@@ -209,6 +222,8 @@ export async function selectAsOfPage(
     .where('h.valid_from', '<=', ms)
     .where((eb) => eb.or([eb('h.valid_to', 'is', null), eb('h.valid_to', '>', ms)]))
     .where('h.available', '=', sql.lit(1))
+    // A past catalogue is priced on-demand, as the catalogue is by default (D41, D61).
+    .where('h.purchase_option', '=', sql.lit('on_demand'))
     .select([
       'h.pricing_id as id',
       'pp.instance_ref as instance_ref',

@@ -19,6 +19,8 @@ export interface PriceHistoryTable {
   readonly available: number;
   /** When this period's price was observed upstream (D37), epoch ms. */
   readonly observed_at: number;
+  /** D61: the purchase option the period prices (migration 011); on_demand by default. */
+  readonly purchase_option: Generated<string>;
 }
 
 /** One item of the change feed (D40): what a sync changed about one record. */
@@ -41,6 +43,8 @@ export interface PriceChangesTable {
    * feed. Null only for an item of a run the migration could not find.
    */
   readonly run_id: number | null;
+  /** D61: the purchase option whose price changed (migration 011); on_demand by default. */
+  readonly purchase_option: Generated<string>;
 }
 
 export interface WebhooksTable {

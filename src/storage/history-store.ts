@@ -1,6 +1,7 @@
 import type { ProviderName } from '../catalog/model.js';
 import type { ChangeKind, PriceChange, PricePeriod } from '../catalog/price-change-model.js';
 import type { InstancePage, InstanceQuery } from '../catalog/record-query.js';
+import type { PurchaseOption } from '../catalog/purchase-options.js';
 import type { InstanceRow } from '../catalog/records.js';
 
 /**
@@ -27,6 +28,8 @@ export interface ChangeFilter {
   readonly kinds?: readonly ChangeKind[];
   /** Only the items of this sync. */
   readonly syncId?: string;
+  /** D61: only the items of this purchase option; absent: every option. */
+  readonly purchaseOption?: PurchaseOption;
 }
 
 /**
@@ -79,8 +82,15 @@ export interface AsOfPage extends InstancePage {
 
 /** Price history reads (D39 to D41). The writes happen inside the catalogue's apply. */
 export interface HistoryStore {
-  /** The record (available or not) and its newest `limit` periods, or undefined. */
-  recordHistory(recordId: number, limit: number): Promise<RecordHistory | undefined>;
+  /**
+   * The record (available or not) and the newest `limit` periods of its `option` (D61), or
+   * undefined.
+   */
+  recordHistory(
+    recordId: number,
+    limit: number,
+    option: PurchaseOption,
+  ): Promise<RecordHistory | undefined>;
   changes(query: ChangeQuery): Promise<ChangePage>;
   /** Counts of the items matching `filter`, per kind and per sync, kind and provider. */
   changeSummary(filter: ChangeFilter, groupLimit: number): Promise<ChangeSummary>;

@@ -12,8 +12,10 @@ export function createHistoryStore(
   caps: DialectCapabilities,
 ): HistoryStore {
   return {
-    recordHistory: (recordId, limit) =>
-      caps.snapshotTransaction(db()).execute((trx) => selectRecordHistory(trx, recordId, limit)),
+    recordHistory: (recordId, limit, option) =>
+      caps
+        .snapshotTransaction(db())
+        .execute((trx) => selectRecordHistory(trx, recordId, limit, option)),
     changes: (query) => selectChanges(db(), query),
     changeSummary: (filter, groupLimit) =>
       caps.snapshotTransaction(db()).execute((trx) => selectChangeSummary(trx, filter, groupLimit)),

@@ -250,6 +250,8 @@ export async function replayRecordings(
         at: new Date(e.at),
         syncId: e.syncId,
         kind: e.kind,
+        // Dated recordings are of on-demand list prices (D64).
+        purchaseOption: 'on_demand',
         instance: {
           id: pricingId,
           provider: run.provider,

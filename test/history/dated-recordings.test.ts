@@ -124,6 +124,7 @@ for (const backend of await storeBackends()) {
           monthly_price: 158932.96,
           currency: 'USD',
           available: true,
+          purchase_option: 'on_demand',
         },
         {
           valid_from: '2024-07-05T23:18:22.000Z',
@@ -132,6 +133,7 @@ for (const backend of await storeBackends()) {
           monthly_price: 179508.46,
           currency: 'USD',
           available: true,
+          purchase_option: 'on_demand',
         },
       ]);
       const tokyo = await get<History>(

@@ -95,4 +95,25 @@ describe('purchase_option: invalid input', () => {
       expectInvalid(response);
     },
   );
+
+  it.each(['bogus', 'ALL', '', 'spot,all'])(
+    '/changes?purchase_option=%s is 400 with all allowed',
+    async (value) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/changes?purchase_option=${value}`,
+        headers: auth,
+      });
+      expectInvalid(response, [...PURCHASE_OPTIONS, 'all']);
+    },
+  );
+
+  it.each(['all', 'bogus', ''])('/instances/1/history?purchase_option=%s is 400', async (value) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/instances/1/history?purchase_option=${value}`,
+      headers: auth,
+    });
+    expectInvalid(response);
+  });
 });

@@ -208,4 +208,53 @@ describe('purchase options on the bundled catalogue (D61)', () => {
       );
     }
   });
+
+  it('keeps history and the change feed per option: on-demand by default, `all` for every one', async () => {
+    interface Feed {
+      data: { changes: { kind: string; purchase_option: string; instance: { id: number } }[] };
+    }
+    const c7i = await one(C7I_TOKYO);
+    const reserved = await get<Feed>(
+      `/changes?since=2000-01-01&provider=provider_c&region=ap-northeast-1&purchase_option=reserved_1y&limit=500`,
+    );
+    expect(reserved.data.changes.length).toBeGreaterThan(0);
+    expect(new Set(reserved.data.changes.map((c) => c.purchase_option))).toEqual(
+      new Set(['reserved_1y']),
+    );
+    expect(reserved.data.changes.find((c) => c.instance.id === c7i.id)?.kind).toBe('added');
+    const plain = await get<Feed>('/changes?since=2000-01-01&limit=500&order=newest');
+    expect(new Set(plain.data.changes.map((c) => c.purchase_option))).toEqual(
+      new Set(['on_demand']),
+    );
+    // The recorded on-demand history is the oldest; the fill's option prices the newest.
+    const options = async (order: string) =>
+      new Set(
+        (
+          await get<Feed>(
+            `/changes?since=2000-01-01&provider=provider_c&region=ap-northeast-1&purchase_option=all&limit=500&order=${order}`,
+          )
+        ).data.changes.map((c) => c.purchase_option),
+      );
+    expect(await options('oldest')).toContain('on_demand');
+    expect([...(await options('newest'))].sort()).toEqual([
+      'convertible_1y',
+      'convertible_3y',
+      'reserved_1y',
+      'reserved_3y',
+    ]);
+
+    const history = await get<{
+      data: {
+        instance: { pricing: { purchase_option: string; hourly_price: number } };
+        history: { hourly_price: number; purchase_option: string }[];
+      };
+    }>(`/instances/${c7i.id}/history?purchase_option=convertible_1y`);
+    expect(history.data.instance.pricing).toMatchObject({
+      purchase_option: 'convertible_1y',
+      hourly_price: 0.1706,
+    });
+    expect(history.data.history).toEqual([
+      expect.objectContaining({ hourly_price: 0.1706, purchase_option: 'convertible_1y' }),
+    ]);
+  });
 });

@@ -25,12 +25,14 @@ describe('migrations applied out of number order', () => {
     });
     try {
       // An older program: everything but 004 (as if it were still unmerged), and so also
-      // without 006, which alters 004's price_changes.
+      // without 006 and 011, which alter 004's tables.
       const {
         ['004-price-history']: late,
         ['006-sync-order-and-locks']: later,
+        ['011-option-history']: latest,
         ...early
       } = catalogMigrations(sqliteCapabilities);
+      expect(latest).toBeDefined();
       expect(late).toBeDefined();
       expect(later).toBeDefined();
       const older = new Migrator({

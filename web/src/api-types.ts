@@ -481,6 +481,12 @@ export interface components {
       currency: string;
       /** @description false: the provider did not offer the record then (prices are the last seen). */
       available: boolean;
+      /**
+       * @description Extension (D61): the purchase option the period prices.
+       * @enum {string}
+       */
+      purchase_option:
+        'on_demand' | 'spot' | 'reserved_1y' | 'reserved_3y' | 'convertible_1y' | 'convertible_3y';
     };
     ChangeItem: {
       id: number;
@@ -492,6 +498,12 @@ export interface components {
       sync_id: string;
       /** @enum {string} */
       kind: 'added' | 'removed' | 'returned' | 'price_increased' | 'price_decreased';
+      /**
+       * @description Extension (D61): the purchase option whose price changed; a record's options change apart.
+       * @enum {string}
+       */
+      purchase_option:
+        'on_demand' | 'spot' | 'reserved_1y' | 'reserved_3y' | 'convertible_1y' | 'convertible_3y';
       instance: {
         /** @description Record id, as in /instances. */
         id: number;
@@ -1889,6 +1901,14 @@ export interface operations {
       query?: {
         /** @description Extension (D43): prices in this currency, converted from USD at the latest ECB reference rate. USD, EUR or any currency in the ECB file (upper case, exact); any other value: 400 INVALID_PARAMETER with `allowed`. */
         currency?: string;
+        /** @description Extension (D61): the periods of this purchase option (default on_demand), and the record priced by it where it is sold under it. A record never sold under the option has no periods of it. Any other value: 400 INVALID_PARAMETER with `allowed`. */
+        purchase_option?:
+          | 'on_demand'
+          | 'spot'
+          | 'reserved_1y'
+          | 'reserved_3y'
+          | 'convertible_1y'
+          | 'convertible_3y';
       };
       header?: never;
       path: {
@@ -1970,7 +1990,8 @@ export interface operations {
            *             "hourly_price": 0.0082,
            *             "monthly_price": 6,
            *             "currency": "USD",
-           *             "available": true
+           *             "available": true,
+           *             "purchase_option": "on_demand"
            *           },
            *           {
            *             "valid_from": "2026-01-01T00:00:00.000Z",
@@ -1978,7 +1999,8 @@ export interface operations {
            *             "hourly_price": 0.0068,
            *             "monthly_price": 5,
            *             "currency": "USD",
-           *             "available": true
+           *             "available": true,
+           *             "purchase_option": "on_demand"
            *           }
            *         ]
            *       }
@@ -2175,6 +2197,15 @@ export interface operations {
         summary?: boolean;
         /** @description Extension (D43): prices in this currency, converted from USD at the latest ECB reference rate. USD, EUR or any currency in the ECB file (upper case, exact); any other value: 400 INVALID_PARAMETER with `allowed`. */
         currency?: string;
+        /** @description Extension (D61): only the items of this purchase option; default on_demand; `all` lists every option. Any other value: 400 INVALID_PARAMETER with `allowed`. */
+        purchase_option?:
+          | 'on_demand'
+          | 'spot'
+          | 'reserved_1y'
+          | 'reserved_3y'
+          | 'convertible_1y'
+          | 'convertible_3y'
+          | 'all';
       };
       header?: never;
       path?: never;
@@ -2198,6 +2229,7 @@ export interface operations {
            *             "at": "2026-01-03T00:00:00.000Z",
            *             "sync_id": "sync_1767398400000_a1b2c3d4e5f6",
            *             "kind": "price_increased",
+           *             "purchase_option": "on_demand",
            *             "instance": {
            *               "id": 42,
            *               "provider": "provider_b",

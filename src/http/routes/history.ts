@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { parseCurrency } from '../../fx/currency-parameter.js';
-import { parseChangesQuery, parseRecordId } from '../../history/history-query.js';
+import {
+  parseChangesQuery,
+  parseHistoryOption,
+  parseRecordId,
+} from '../../history/history-query.js';
 import { changeFeed, recordHistory } from '../../history/history-service.js';
 import type { AppServices } from '../app-services.js';
 import { AppError } from '../../api/errors.js';
@@ -51,10 +55,14 @@ export function historyRoutes(app: FastifyInstance, { store, rates }: AppService
         rates.current(),
       );
       if (!money.ok) throw invalidParameter(money.problem);
-      const body = await recordHistory(store, parsed.value, money.value).catch((error: unknown) => {
-        request.log.error({ err: error }, 'history query failed');
-        throw queryFailure(error);
-      });
+      const option = parseHistoryOption(request.query as Record<string, unknown>);
+      if (!option.ok) throw invalidParameter(option.problem);
+      const body = await recordHistory(store, parsed.value, money.value, option.value).catch(
+        (error: unknown) => {
+          request.log.error({ err: error }, 'history query failed');
+          throw queryFailure(error);
+        },
+      );
       if (body === undefined) {
         throw new AppError('NOT_FOUND', `No instance record with id ${parsed.value}`);
       }

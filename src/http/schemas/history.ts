@@ -8,6 +8,7 @@ import { CHANGE_ORDERS, CHANGES_MAX_LIMIT } from '../../history/history-query.js
 import { CHANGES_SUMMARY_MAX_SYNCS } from '../../history/history-service.js';
 import { InstalledEnum, StringEnum } from './common.js';
 import { INSTANCE_RECORD_EXAMPLE } from './examples.js';
+import { PURCHASE_OPTIONS } from '../../catalog/purchase-options.js';
 import { ExchangeRateNote } from './instances.js';
 
 // The history endpoints (D39, D40) and `as_of` (D41).
@@ -59,6 +60,9 @@ export const PricePeriod = Type.Object(
     available: Type.Boolean({
       description: 'false: the provider did not offer the record then (prices are the last seen).',
     }),
+    purchase_option: StringEnum(PURCHASE_OPTIONS, {
+      description: 'Extension (D61): the purchase option the period prices.',
+    }),
   },
   { $id: 'PricePeriod' },
 );
@@ -67,7 +71,15 @@ export const HistoryParams = Type.Object({
   id: Type.Integer({ minimum: 1, description: 'Record id, as in /instances.' }),
 });
 
-export const HistoryQuery = Type.Object({ currency: Type.Optional(CurrencyParameter) });
+export const HistoryQuery = Type.Object({
+  currency: Type.Optional(CurrencyParameter),
+  purchase_option: Type.Optional(
+    StringEnum(PURCHASE_OPTIONS, {
+      description:
+        'Extension (D61): the periods of this purchase option (default on_demand), and the record priced by it where it is sold under it. A record never sold under the option has no periods of it. Any other value: 400 INVALID_PARAMETER with `allowed`.',
+    }),
+  ),
+});
 
 export const HistoryResponse = Type.Object(
   {
@@ -94,6 +106,7 @@ export const HistoryResponse = Type.Object(
               monthly_price: 6,
               currency: 'USD',
               available: true,
+              purchase_option: 'on_demand',
             },
             {
               valid_from: '2026-01-01T00:00:00.000Z',
@@ -102,6 +115,7 @@ export const HistoryResponse = Type.Object(
               monthly_price: 5,
               currency: 'USD',
               available: true,
+              purchase_option: 'on_demand',
             },
           ],
         },
@@ -116,6 +130,10 @@ export const ChangeItem = Type.Object(
     at: Type.String({ format: 'date-time', description: 'completed_at of the sync.' }),
     sync_id: Type.String(),
     kind: StringEnum(CHANGE_KINDS),
+    purchase_option: StringEnum(PURCHASE_OPTIONS, {
+      description:
+        "Extension (D61): the purchase option whose price changed; a record's options change apart.",
+    }),
     instance: Type.Object({
       id: Type.Integer({ description: 'Record id, as in /instances.' }),
       provider: InstalledEnum(PROVIDER_NAMES),
@@ -181,6 +199,12 @@ export const ChangesQuery = Type.Object({
     }),
   ),
   currency: Type.Optional(CurrencyParameter),
+  purchase_option: Type.Optional(
+    StringEnum([...PURCHASE_OPTIONS, 'all'], {
+      description:
+        'Extension (D61): only the items of this purchase option; default on_demand; `all` lists every option. Any other value: 400 INVALID_PARAMETER with `allowed`.',
+    }),
+  ),
 });
 
 const ChangeSummary = Type.Object(
@@ -237,6 +261,7 @@ export const ChangesResponse = Type.Object(
               at: '2026-01-03T00:00:00.000Z',
               sync_id: 'sync_1767398400000_a1b2c3d4e5f6',
               kind: 'price_increased',
+              purchase_option: 'on_demand',
               instance: {
                 id: 42,
                 provider: SECOND_PROVIDER.name,

@@ -13,6 +13,7 @@ import { webhookEventsMigration } from './007-webhook-events.js';
 import { machineFactsMigration } from './008-machine-facts.js';
 import { skippedRecordsMigration } from './009-skipped-records.js';
 import { purchaseOptionsMigration } from './010-purchase-options.js';
+import { optionHistoryMigration } from './011-option-history.js';
 
 /**
  * The numbered migrations, in order. They are compiled into the program (no directory scan at
@@ -31,6 +32,7 @@ export function catalogMigrations(caps: DialectCapabilities): Record<string, Mig
     '008-machine-facts': machineFactsMigration,
     '009-skipped-records': skippedRecordsMigration,
     '010-purchase-options': purchaseOptionsMigration,
+    '011-option-history': optionHistoryMigration,
   };
 }
 

@@ -125,5 +125,60 @@ export function optionsContract(ctx: StoreContext): void {
       // Nothing of the refused apply is visible.
       expect((await byRegion(ctx)).get(TOKYO)!.options.reserved_1y?.hourlyMicros).toBe(148_200);
     });
+
+    it('keeps history and change items per option (D61)', async () => {
+      await apply(ctx, [c7i(TOKYO, 140_000), c7i(SEOUL, 150_000, 95_000)]);
+      const tokyo = (await byRegion(ctx)).get(TOKYO)!;
+      const since = new Date(0);
+      const items = async (purchaseOption?: 'on_demand' | 'reserved_1y' | 'spot') =>
+        (
+          await ctx.store.history.changes({
+            since,
+            limit: 100,
+            ...(purchaseOption !== undefined && { purchaseOption }),
+          })
+        ).changes.map((c) => [c.instance.regionCode, c.purchaseOption, c.kind]);
+      // The first apply added each option of each record; the second lowered Tokyo's reserved_1y
+      // price and dropped its spot price. Seoul did not move.
+      expect(await items('on_demand')).toEqual([
+        [TOKYO, 'on_demand', 'added'],
+        [SEOUL, 'on_demand', 'added'],
+      ]);
+      expect(await items('reserved_1y')).toEqual([
+        [TOKYO, 'reserved_1y', 'added'],
+        [SEOUL, 'reserved_1y', 'added'],
+        [TOKYO, 'reserved_1y', 'price_decreased'],
+      ]);
+      expect(await items('spot')).toEqual([
+        [TOKYO, 'spot', 'added'],
+        [SEOUL, 'spot', 'added'],
+        [TOKYO, 'spot', 'removed'],
+      ]);
+      expect(await items()).toHaveLength(2 * 4 + 2);
+
+      const reserved = await ctx.store.history.recordHistory(tokyo.id, 100, 'reserved_1y');
+      expect(reserved?.periods.map((p) => [p.hourlyMicros, p.available, p.purchaseOption])).toEqual(
+        [
+          [140_000, true, 'reserved_1y'],
+          [148_200, true, 'reserved_1y'],
+        ],
+      );
+      const spot = await ctx.store.history.recordHistory(tokyo.id, 100, 'spot');
+      expect(spot?.periods.map((p) => [p.hourlyMicros, p.available])).toEqual([
+        [90_000, false],
+        [90_000, true],
+      ]);
+      const onDemand = await ctx.store.history.recordHistory(tokyo.id, 100, 'on_demand');
+      expect(onDemand?.periods).toHaveLength(1);
+      // A past catalogue is on-demand: one row per record, at its on-demand price.
+      const past = await ctx.store.history.queryAsOf(
+        { filter: {}, sort: 'monthly_price', order: 'asc', limit: 10, offset: 0 },
+        new Date(),
+      );
+      expect(past.rows.map((r) => [r.regionCode, r.hourlyMicros])).toEqual([
+        [TOKYO, 223_000],
+        [SEOUL, 223_000],
+      ]);
+    });
   });
 }

@@ -78,7 +78,11 @@ export function priceHistoryContract(ctx: StoreContext): void {
         expect(change.syncId).toBe(applied.syncId);
         expect(change.instance.provider).toBe('provider_a');
       }
-      const history = await ctx.store.history.recordHistory(await idOf('x', 'ap-south'), 100);
+      const history = await ctx.store.history.recordHistory(
+        await idOf('x', 'ap-south'),
+        100,
+        'on_demand',
+      );
       expect(history?.periods).toEqual([
         {
           validFrom: T1,
@@ -86,6 +90,7 @@ export function priceHistoryContract(ctx: StoreContext): void {
           hourlyMicros: 6_850,
           monthlyMicros: 20_000_000,
           available: true,
+          purchaseOption: 'on_demand',
         },
       ]);
     });
@@ -104,7 +109,11 @@ export function priceHistoryContract(ctx: StoreContext): void {
       const changes = await feed();
       expect(changes.length).toBeGreaterThan(0);
       expect(changes.map((change) => change.at)).toEqual(changes.map(() => appliedAt));
-      const history = await ctx.store.history.recordHistory(await idOf('x', 'ap-south'), 100);
+      const history = await ctx.store.history.recordHistory(
+        await idOf('x', 'ap-south'),
+        100,
+        'on_demand',
+      );
       expect(history?.periods.map((period) => period.validFrom)).toEqual([appliedAt]);
     });
 
@@ -112,7 +121,11 @@ export function priceHistoryContract(ctx: StoreContext): void {
       await ctx.store.applyProviderCatalog(v1(), run('provider_a', T1));
       await ctx.store.applyProviderCatalog(v1(), run('provider_a', T2));
       expect(await feed({ since: between(T1, T2) })).toEqual([]);
-      const history = await ctx.store.history.recordHistory(await idOf('x', 'ap-south'), 100);
+      const history = await ctx.store.history.recordHistory(
+        await idOf('x', 'ap-south'),
+        100,
+        'on_demand',
+      );
       expect(history?.periods).toHaveLength(1);
     });
 
@@ -125,7 +138,11 @@ export function priceHistoryContract(ctx: StoreContext): void {
         ['added', 'z', 'ap-south', null, 40_000_000],
         ['returned', 'y', 'ap-south', null, 33_000_000],
       ]);
-      const y = await ctx.store.history.recordHistory(await idOf('y', 'ap-south'), 100);
+      const y = await ctx.store.history.recordHistory(
+        await idOf('y', 'ap-south'),
+        100,
+        'on_demand',
+      );
       expect(y?.record.available).toBe(1);
       expect(y?.periods.map((p) => [p.validFrom, p.validTo, p.monthlyMicros, p.available])).toEqual(
         [
@@ -140,10 +157,12 @@ export function priceHistoryContract(ctx: StoreContext): void {
       await ctx.store.applyProviderCatalog(v1(), run('provider_a', T1));
       const id = await idOf('y', 'ap-south');
       await ctx.store.applyProviderCatalog(v2(), run('provider_a', T2));
-      const y = await ctx.store.history.recordHistory(id, 100);
+      const y = await ctx.store.history.recordHistory(id, 100, 'on_demand');
       expect(y?.record.available).toBe(0);
       expect(y?.periods.map((p) => p.available)).toEqual([false, true]);
-      expect(await ctx.store.history.recordHistory(id + 1_000_000, 100)).toBeUndefined();
+      expect(
+        await ctx.store.history.recordHistory(id + 1_000_000, 100, 'on_demand'),
+      ).toBeUndefined();
     });
 
     it('keeps history exactly as it was when an apply fails', async () => {
@@ -155,7 +174,11 @@ export function priceHistoryContract(ctx: StoreContext): void {
       ]);
       await expect(ctx.store.applyProviderCatalog(bad, run('provider_a', T2))).rejects.toThrow();
       expect(await feed()).toEqual(before);
-      const x = await ctx.store.history.recordHistory(await idOf('x', 'ap-south'), 100);
+      const x = await ctx.store.history.recordHistory(
+        await idOf('x', 'ap-south'),
+        100,
+        'on_demand',
+      );
       expect(x?.periods).toHaveLength(1);
     });
 
