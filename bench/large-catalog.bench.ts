@@ -4,13 +4,10 @@
 // the index build time the app logs; and the memory the catalogue costs (RSS of the app serving
 // it minus RSS of the same app on an empty catalogue) and what the load adds.
 // Writes its section of docs/performance.md.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  KEY,
   NEW_FILTER_PATH,
   availableRecords,
   fill,
@@ -18,61 +15,23 @@ import {
   method,
   startApp,
 } from './support/app-bench.js';
-import { CLIENT_HEADER } from './support/bench-settings.js';
+import { emptyServerRss, indexBuildMs, settledRss } from './support/catalogue-memory.js';
 import { machineLine, uptime, writeSection } from './support/report.js';
-import type { ShippedServer } from './support/shipped-server.js';
 import { cpuMicros, roundsTable, verdict } from './support/side-by-side.js';
 import { AddressSpace, requireWrk } from './support/wrk.js';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 50_000);
 const CATALOGUE = `generated:${RECORDS}`;
 
-/** RSS once the server has answered a few requests and settled: what it holds to serve. */
-async function settledRss(app: ShippedServer, prefix: string): Promise<number> {
-  const url = await app.url;
-  for (let i = 0; i < 50; i += 1) {
-    const response = await fetch(`${url}${NEW_FILTER_PATH.replace('{price}', `${30 + i}`)}`, {
-      headers: { 'x-api-key': KEY, [CLIENT_HEADER]: `${prefix}-${i}` },
-    });
-    if (response.status !== 200) throw new Error(`warm-up answered ${response.status}`);
-    await response.arrayBuffer();
-  }
-  await sleep(2_000);
-  return app.rssMb();
-}
-
-/** The build time the app logged for its first index (engine: "catalogue index built"). */
-function indexBuildMs(app: ShippedServer): number | undefined {
-  const line = app.logs.find((l) => l.msg === 'catalogue index built');
-  return typeof line?.build_ms === 'number' ? line.build_ms : undefined;
-}
-
 requireWrk();
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-bench-large-'));
-const emptyDir = mkdtempSync(path.join(tmpdir(), 'cloudprice-bench-empty-'));
 const loadAtStart = uptime();
 try {
   const fillStarted = performance.now();
   await fill(dir, CATALOGUE);
   const fillSeconds = (performance.now() - fillStarted) / 1000;
 
-  // Nothing to fill from: every provider's source is an empty directory, so the start-up fill
-  // fails (logged) and the server answers with an empty catalogue.
-  const sources = path.join(emptyDir, 'no-sources');
-  mkdirSync(sources);
-  const nowhere = pathToFileURL(sources).href;
-  const empty = startApp(emptyDir, {
-    PROVIDER_A_URL: nowhere,
-    PROVIDER_B_URL: nowhere,
-    PROVIDER_C_URL: nowhere,
-    UPSTREAM_MAX_RETRIES: '0',
-  });
-  let emptyRss: number;
-  try {
-    emptyRss = await settledRss(empty, 'empty');
-  } finally {
-    await empty.stop();
-  }
+  const emptyRss = await emptyServerRss();
 
   const app = startApp(dir);
   let records: number;
@@ -131,5 +90,4 @@ ${roundsTable(result.result)}`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });
-  rmSync(emptyDir, { recursive: true, force: true });
 }

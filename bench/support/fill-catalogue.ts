@@ -4,8 +4,10 @@
 // the one `npm start` opens.
 // Usage: tsx fill-catalogue.ts <data dir> <catalogue>
 //   catalogue: `snapshots` (the bundled snapshots of all three providers, synced through the
-//   real adapters: the real catalogue), `generated:<records>` (test/support/generate-catalog)
-//   or `empty` (nothing). A database that already has records is left as it is.
+//   real adapters: the real catalogue), `generated:<records>` (test/support/generate-catalog),
+//   `generated-options:<records>` (the same records, each also priced under the five other
+//   purchase options and with spot advice: D61) or `empty` (nothing). A database that already
+//   has records is left as it is.
 import { loadConfig } from '../../src/config.js';
 import { createServices } from '../../src/services.js';
 import { generateCatalogs, loadCatalogs } from '../../test/support/generate-catalog.js';
@@ -25,9 +27,11 @@ if (catalogue !== 'empty' && (await services.store.countAvailable()) === 0) {
   if (catalogue === 'snapshots') {
     await services.sync.sync(['provider_a', 'provider_b', 'provider_c']);
   } else {
-    const records = Number(/^generated:(\d+)$/.exec(catalogue)?.[1] ?? NaN);
-    if (!Number.isInteger(records)) throw new Error(`unknown catalogue ${catalogue}`);
-    await loadCatalogs(services.store, generateCatalogs(records, 42));
+    const match = /^generated(-options)?:(\d+)$/.exec(catalogue);
+    if (match === null) throw new Error(`unknown catalogue ${catalogue}`);
+    const options = match[1] !== undefined;
+    const extras = { optionPrices: options, spotAdvice: options };
+    await loadCatalogs(services.store, generateCatalogs(Number(match[2]), 42, extras));
   }
   console.log(
     `filled ${dataDir}: ${await services.store.countAvailable()} records in ${Math.round(performance.now() - started)} ms`,

@@ -9,7 +9,13 @@ import type { CatalogStore } from '../../src/storage/catalog-store.js';
 import type { InstanceRow } from '../../src/catalog/records.js';
 import { UNKNOWN_MACHINE_FACTS, type MachineFacts } from '../../src/catalog/machine-facts.js';
 import type { InstanceOffer, ProviderCatalog } from '../../src/catalog/offers.js';
-import { recordOptions } from '../../src/catalog/purchase-options.js';
+import {
+  SPOT_INTERRUPTION_BANDS,
+  optionPrice,
+  recordOptions,
+  type OptionPrices,
+  type SpotAdvice,
+} from '../../src/catalog/purchase-options.js';
 
 /** Small, fast, seedable PRNG (mulberry32): the same seed gives the same catalogue. */
 export function prng(seed: number): () => number {
@@ -52,12 +58,81 @@ function generatedFacts(t: number, vcpu: number): MachineFacts {
   };
 }
 
+/** What a generated offer carries beside its on-demand price (D61); nothing by default. */
+export interface GeneratedExtras {
+  /** A price under each of the five other purchase options (OFFER_OPTION_FRACTIONS). */
+  readonly optionPrices?: boolean;
+  /** AWS-style spot advice (a band and a savings figure near the spot price's). */
+  readonly spotAdvice?: boolean;
+}
+
+/**
+ * Each other option's price as a fraction of the on-demand hourly price: [low, high), drawn
+ * per offer. The committed ranges do not overlap, so every offer keeps the real order
+ * reserved_3y < convertible_3y < reserved_1y < convertible_1y < on-demand; spot ranges widely.
+ */
+const OFFER_OPTION_FRACTIONS = {
+  spot: [0.3, 0.5],
+  reserved_1y: [0.57, 0.63],
+  reserved_3y: [0.37, 0.43],
+  convertible_1y: [0.67, 0.73],
+  convertible_3y: [0.47, 0.53],
+} as const;
+
+/** When the generated spot advice was "observed" (a fixed day: the catalogue is deterministic). */
+const ADVICE_OBSERVED_AT = new Date(Date.UTC(2025, 11, 10));
+
+/**
+ * The extras of one offer priced `hourlyMicros` on-demand. `random` is a sequence of its own
+ * (not the catalogue's), so asking for extras leaves every other figure of the catalogue as it
+ * was without them.
+ */
+function offerExtras(
+  hourlyMicros: number,
+  extras: GeneratedExtras,
+  random: () => number,
+): { optionPrices?: OptionPrices; spotAdvice?: SpotAdvice } {
+  const fraction = (name: keyof typeof OFFER_OPTION_FRACTIONS): number => {
+    const [low, high] = OFFER_OPTION_FRACTIONS[name];
+    return low + random() * (high - low);
+  };
+  const spot = fraction('spot');
+  const out: { optionPrices?: OptionPrices; spotAdvice?: SpotAdvice } = {};
+  if (extras.optionPrices === true) {
+    const priced = (f: number) => optionPrice(Math.max(1, Math.round(hourlyMicros * f)));
+    out.optionPrices = {
+      spot: priced(spot),
+      reserved_1y: priced(fraction('reserved_1y')),
+      reserved_3y: priced(fraction('reserved_3y')),
+      convertible_1y: priced(fraction('convertible_1y')),
+      convertible_3y: priced(fraction('convertible_3y')),
+    };
+  }
+  if (extras.spotAdvice === true) {
+    out.spotAdvice = {
+      interruptionBand:
+        SPOT_INTERRUPTION_BANDS[Math.floor(random() * SPOT_INTERRUPTION_BANDS.length)]!,
+      savingsPct: Math.round((1 - spot) * 100),
+      observedAt: ADVICE_OBSERVED_AT,
+      source: 'generated',
+    };
+  }
+  return out;
+}
+
 /**
  * About `totalRecords` offers spread over the three providers and their regions. Names repeat
- * on purpose (ties in every sort), prices are whole micro-dollars.
+ * on purpose (ties in every sort), prices are whole micro-dollars. `extras` adds other purchase
+ * options and spot advice to every offer; without it the offers are on-demand only.
  */
-export function generateCatalogs(totalRecords: number, seed = 1): ProviderCatalog[] {
+export function generateCatalogs(
+  totalRecords: number,
+  seed = 1,
+  extras: GeneratedExtras = {},
+): ProviderCatalog[] {
   const random = prng(seed);
+  const withExtras = extras.optionPrices === true || extras.spotAdvice === true;
+  const extrasRandom = prng(seed ^ 0x5bd1e995);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
   const perProvider = Math.ceil(totalRecords / PROVIDER_NAMES.length);
   return PROVIDER_NAMES.map((provider): ProviderCatalog => {
@@ -90,6 +165,7 @@ export function generateCatalogs(totalRecords: number, seed = 1): ProviderCatalo
           hourlyMicros,
           monthlyMicros: hourlyMicros * 730,
           facts: generatedFacts(t, vcpu),
+          ...(withExtras && offerExtras(hourlyMicros, extras, extrasRandom)),
         });
       }
     }
@@ -123,9 +199,10 @@ export function generateInstanceRows(
   totalRecords: number,
   seed: number,
   observedAt: number,
+  extras: GeneratedExtras = {},
 ): InstanceRow[] {
   let id = 0;
-  return generateCatalogs(totalRecords, seed).flatMap((catalog, providerIndex) => {
+  return generateCatalogs(totalRecords, seed, extras).flatMap((catalog, providerIndex) => {
     const regions = new Map(
       regionsOf(catalog.provider).map((r, i) => [r.regionCode, { ...r, id: i }]),
     );
