@@ -8,6 +8,7 @@ import { moneyView } from '../../src/catalog/money-view.js';
 import type { LoadedRates } from '../../src/catalog/rate-table.js';
 import { PROVIDER_NAMES, regionsOf } from '../../src/catalog/model.js';
 import type { InstanceRow } from '../../src/catalog/records.js';
+import { generateInstanceRows } from '../support/generate-catalog.js';
 import { UNKNOWN_MACHINE_FACTS } from '../../src/catalog/machine-facts.js';
 import { recordOptions } from '../../src/catalog/purchase-options.js';
 
@@ -183,5 +184,63 @@ describe('CatalogIndex', () => {
     expect([...specLeaders]).toEqual(firstAt);
     // The catalogue has instance types in several regions, so specs are shared.
     expect(specLeaders.length).toBeLessThan(list.length);
+  });
+});
+
+describe('CatalogIndex.forOption (D61)', () => {
+  const observedAt = Date.UTC(2026, 10, 20);
+  const withOptions = CatalogIndex.build({
+    version: 4,
+    lastSuccessfulSync: null,
+    rows: generateInstanceRows(600, 7, observedAt, { optionPrices: true }),
+  });
+
+  it('holds the records sold under the option, priced by it, and nothing else changed', () => {
+    const reserved = withOptions.forOption('reserved_1y');
+    const expected = withOptions.records.filter((r) => r.options.reserved_1y !== undefined);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(reserved.records.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+    for (const row of reserved.records) {
+      const base = withOptions.get(row.id)!;
+      expect(row.purchaseOption).toBe('reserved_1y');
+      expect(row.monthlyMicros).toBe(base.options.reserved_1y!.monthlyMicros);
+      expect(row.hourlyMicros).toBe(base.options.reserved_1y!.hourlyMicros);
+      expect(row.options).toBe(base.options);
+      expect({
+        ...row,
+        hourlyMicros: 0,
+        monthlyMicros: 0,
+        observedAt: 0,
+        purchaseOption: 'x',
+      }).toEqual({
+        ...base,
+        hourlyMicros: 0,
+        monthlyMicros: 0,
+        observedAt: 0,
+        purchaseOption: 'x',
+      });
+    }
+    // Built once per option and version; on-demand is the index itself.
+    expect(withOptions.forOption('reserved_1y')).toBe(reserved);
+    expect(withOptions.forOption('on_demand')).toBe(withOptions);
+  });
+
+  it("sorts, filters and serialises by the option's price", () => {
+    const spot = withOptions.forOption('spot');
+    const cheapest = spot.query({
+      filter: { maxMonthlyMicros: 20_000_000 },
+      sort: 'monthly_price',
+      order: 'asc',
+      limit: 100,
+      offset: 0,
+    });
+    const prices = cheapest.rows.map((r) => r.options.spot!.monthlyMicros);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(prices.every((p) => p <= 20_000_000)).toBe(true);
+    const row = cheapest.rows[0]!;
+    const text = JSON.parse(spot.jsonArray([row])) as [{ pricing: Record<string, unknown> }];
+    expect(text[0].pricing['purchase_option']).toBe('spot');
+    expect(text[0]).toEqual(toInstanceRecord(row));
+    expect(JSON.parse(spot.json(row.id)!)).toEqual(toInstanceRecord(row));
   });
 });

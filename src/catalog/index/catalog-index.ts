@@ -91,7 +91,8 @@ export class CatalogIndex {
       if (this.#ids[p] === this.#ids[p - 1]) throw new Error(`record id ${this.#ids[p]} twice`);
     }
 
-    this.#texts = new RecordTexts(rows);
+    // D61: only the on-demand index serialises every record at build (record-texts.ts).
+    this.#texts = new RecordTexts(rows, source.purchaseOption === 'on_demand');
     this.#selection = new RecordSelection(rows);
     this.byMonthlyPrice = Object.freeze(
       Array.from(this.#selection.order('monthly_price', 'asc'), (p) => rows[p]!),
