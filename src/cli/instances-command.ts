@@ -21,6 +21,7 @@ import {
   type CliIo,
 } from './cli-common.js';
 import { formatTable } from './text-table.js';
+import { PURCHASE_OPTIONS } from '../catalog/purchase-options.js';
 import { defaultProviders } from '../providers/registry.js';
 
 export const INSTANCES_USAGE = `Usage: cloudprice instances [options]
@@ -41,6 +42,9 @@ same validation, same prices). Options:
   --gpu                   only instances with a GPU
   --arch <name>           CPU architecture: x86_64 or arm64, or both: x86_64,arm64
   --cpu-allocation <name> dedicated, shared or burstable, or several: dedicated,shared
+  --purchase-option <name>
+                          price by this option: ${PURCHASE_OPTIONS.join(', ')}
+                          (default on_demand; only records sold under it are listed)
   --sort <field>          ${SORT_FIELDS.join(', ')} (default price)
   --order <asc|desc>      default asc
   --limit <n>             rows to print: 1 to 100 (default 50); with --format csv 1 to 10000
@@ -68,6 +72,7 @@ const PARAMETER_OF = {
   family: 'instance_family',
   arch: 'arch',
   'cpu-allocation': 'cpu_allocation',
+  'purchase-option': 'purchase_option',
   sort: 'sort_by',
   order: 'order',
   limit: 'limit',
@@ -168,7 +173,10 @@ export function formatInstancesTable(body: InstancesBody, monthlyDigits: number)
   const first = pagination.offset + 1;
   const last = pagination.offset + instances.length;
   const more = pagination.has_more ? '; --offset for more' : '';
-  return `${table}\n\n${first}-${last} of ${pagination.total} record(s)${more}; last sync ${metadata.last_sync ?? 'never'}`;
+  // D61: say which option the prices are when it is not the list price.
+  const option = instances[0]?.pricing.purchase_option ?? 'on_demand';
+  const priced = option === 'on_demand' ? '' : `; prices: ${option}`;
+  return `${table}\n\n${first}-${last} of ${pagination.total} record(s)${more}${priced}; last sync ${metadata.last_sync ?? 'never'}`;
 }
 
 export async function runInstancesCommand(args: readonly string[], io: CliIo): Promise<number> {
