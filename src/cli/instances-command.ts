@@ -22,7 +22,7 @@ import {
 } from './cli-common.js';
 import { formatTable } from './text-table.js';
 import { PURCHASE_OPTIONS } from '../catalog/purchase-options.js';
-import { defaultProviders } from '../providers/registry.js';
+import { defaultProviders, PROVIDERS } from '../providers/registry.js';
 
 export const INSTANCES_USAGE = `Usage: cloudprice instances [options]
 
@@ -32,7 +32,7 @@ same validation, same prices). Options:
   --provider <name>       ${defaultProviders()
     .map((p) => p.name)
     .join(', ')
-    .replace(/, ([^,]*)$/, ' or $1')}
+    .replace(/, ([^,]*)$/, ' or $1')}${optInProviders()}
   --region <code>         a region code (nrt, icn, ap-northeast-1, ...), or several: nrt,icn
   --city <slug>           a city (tokyo, seoul, osaka, singapore, hong-kong), or several
   --min-vcpu <n>          at least n vCPUs         --max-vcpu <n>     at most n vCPUs
@@ -58,6 +58,14 @@ same validation, same prices). Options:
 
 Exit codes: 0 records printed, 3 none matched, 4 the catalogue is empty (run \`cloudprice sync\`),
 1 failure (database), 2 bad option or configuration.`;
+
+/** The providers a PROVIDERS setting can add (D65), as a usage line; empty when there are none. */
+function optInProviders(): string {
+  const optIn = PROVIDERS.filter((p) => p.optIn === true);
+  return optIn.length === 0
+    ? ''
+    : `\n                          (with PROVIDERS=all also ${optIn.map((p) => `${p.name}, ${p.displayName}`).join('; ')})`;
+}
 
 /** Each option and the GET /instances parameter it is. */
 const PARAMETER_OF = {
