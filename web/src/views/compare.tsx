@@ -171,7 +171,14 @@ function spotAdviceAttributes(records: readonly InstanceRecord[]): Attribute[] {
       ? 'none recorded'
       : `interruptions ${a.interruption_band}, savings ${a.savings_pct}% (observed ${day(a.observed_at)})`;
   };
-  return [{ label: 'AWS Spot Instance Advisor', value: text, text }];
+  // A sentence: it wraps in its cell instead of widening the record's column.
+  return [
+    {
+      label: 'AWS Spot Instance Advisor',
+      value: text,
+      text: (r) => <span class="advice-text">{text(r)}</span>,
+    },
+  ];
 }
 
 /** When and where each price was observed (D57): read across, like any other attribute. */
@@ -259,10 +266,13 @@ export function CompareView({ params }: { params: URLSearchParams }) {
   const base = records.find((r) => r.id === baseId);
   const onlyDiff = params.get('diff') === 'only';
   const option = purchaseOptionOf(params);
+  // The chosen option's prices and the spot advice right after the on-demand prices.
+  const priced = ATTRIBUTES.findIndex((a) => a.label === 'Available');
   const attributes = [
-    ...ATTRIBUTES,
+    ...ATTRIBUTES.slice(0, priced),
     ...optionAttributes(option),
     ...spotAdviceAttributes(records),
+    ...ATTRIBUTES.slice(priced),
     ...provenanceAttributes(useSources()),
   ];
   const setIds = (next: number[]) =>
