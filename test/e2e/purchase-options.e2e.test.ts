@@ -196,11 +196,10 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
     );
     const table = page.locator('table.option-prices');
     await table.waitFor();
-    const rows = await table
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [...tr.children].map((cell) => (cell.textContent ?? '').trim())),
-      );
+    const rows: string[][] = [];
+    for (const tr of await table.locator('tbody tr').all()) {
+      rows.push((await tr.locator('th, td').allTextContents()).map((t) => t.trim()));
+    }
     const labels: Record<string, string> = {
       on_demand: 'On-demand',
       reserved_1y: '1-year reserved',

@@ -96,7 +96,8 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
             {option === 'on_demand' ? '' : `, ${OPTION_LABEL[option]}`}
           </h2>
           <RegionPrices record={record} currency={currency} keep={keep} option={option} />
-          <h2>Price history</h2>
+          {/* /history keeps on-demand periods (the API has no history per option yet). */}
+          <h2>Price history{chosen === 'on_demand' ? '' : ', on-demand'}</h2>
           <PriceChart
             periods={history.data.history}
             currency={currency}
