@@ -153,7 +153,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
       <FilterForm
         id="region-filters"
         label="Filter instance types"
-        active={activeFilters(params, [...PASSED, 'city', 'available_in'])}
+        active={activeFilters(params, [...PASSED, 'city', 'available_in', 'purchase_option'])}
         invalid={invalid !== undefined}
       >
         <SelectField
