@@ -236,6 +236,15 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
     expect(await page.locator('#regions-title').textContent()).toContain('1-year reserved');
     const own = page.locator('table.data tbody tr', { hasText: 'this record' });
     expect(await own.textContent()).toContain('$108.17');
+    // The record and its history are the option's (/history with purchase_option).
+    const monthly = page.locator('.specs div', { hasText: /^Monthly, 1-year reserved/ });
+    expect(await monthly.locator('dd').textContent()).toBe('$108.17');
+    expect(await page.locator('h2', { hasText: 'Price history, 1-year reserved' }).count()).toBe(1);
+    const periods = page.locator('.history-table tbody tr');
+    expect(await periods.count()).toBeGreaterThan(0);
+    for (const period of await periods.all()) {
+      expect(await period.textContent()).toContain('$108.17');
+    }
     expect(
       await checkAtEveryWidth(page, 'purchase-option-instance', () => table.waitFor()),
     ).toEqual([]);
@@ -256,6 +265,9 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
         .count(),
     ).toBe(1);
     expect(await page.locator('.spot-advice').count()).toBe(0);
+    // Its history is the on-demand one (it has no periods of an option it is not sold under).
+    expect(await page.locator('h2', { hasText: 'Price history, on-demand' }).count()).toBe(1);
+    expect(await page.locator('.history-table tbody tr').count()).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 

@@ -47,21 +47,34 @@ function memoryBounds(memoryMb: number, slack: number): [string, string] {
   ];
 }
 
+function historyPath(id: number, currency: string, option: PurchaseOption): string {
+  const query = new URLSearchParams();
+  if (currency !== 'USD') query.set('currency', currency);
+  withPurchaseOption(query, option);
+  const text = query.toString();
+  return `/instances/${id}/history${text === '' ? '' : `?${text}`}`;
+}
+
 export function InstancePage({ params }: { params: URLSearchParams }) {
   const id = Number(params.get('id'));
   const valid = Number.isInteger(id) && id > 0;
   const currency = displayOf(params).currency;
-  const history = useApi<HistoryData>(
-    valid ? `/instances/${id}/history${currency === 'USD' ? '' : `?currency=${currency}`}` : null,
-  );
-  const record = history.data?.instance;
-  const keep = keptState(params);
-  const sources = useSources();
   const chosen = purchaseOptionOf(params);
-  // The regions and similar types are priced by the chosen option when this record is sold
-  // under it; else on-demand (a Linode record has no reserved price to compare with).
+  // /history gives the record priced by the chosen option and that option's periods (D61).
+  const asked = useApi<HistoryData>(valid ? historyPath(id, currency, chosen) : null);
+  const record = asked.data?.instance;
+  // A record not sold under it (Linode, Vultr: on-demand only) comes priced on-demand and has no
+  // periods of the option: the page is then on-demand throughout, its history too.
   const option: PurchaseOption =
     record !== undefined && optionPrice(record, chosen) !== undefined ? chosen : 'on_demand';
+  const fallback = useApi<HistoryData>(
+    valid && record !== undefined && option !== chosen
+      ? historyPath(id, currency, 'on_demand')
+      : null,
+  );
+  const history = option === chosen ? asked : fallback;
+  const keep = keptState(params);
+  const sources = useSources();
   // Each record its own title (tabs, history and bookmarks tell them apart).
   const title =
     record === undefined
@@ -82,9 +95,12 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
           whole number).
         </p>
       )}
-      <ErrorMessage error={history.error} onRetry={history.reload} />
-      {valid && record === undefined && history.error === undefined && (
-        <Status loading={history.loading}>Loading…</Status>
+      <ErrorMessage
+        error={asked.error ?? fallback.error}
+        onRetry={asked.error !== undefined ? asked.reload : fallback.reload}
+      />
+      {valid && record === undefined && asked.error === undefined && (
+        <Status loading={asked.loading}>Loading…</Status>
       )}
       {record !== undefined && history.data !== undefined && (
         <>
@@ -96,8 +112,9 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
             {option === 'on_demand' ? '' : `, ${OPTION_LABEL[option]}`}
           </h2>
           <RegionPrices record={record} currency={currency} keep={keep} option={option} />
-          {/* /history keeps on-demand periods (the API has no history per option yet). */}
-          <h2>Price history{chosen === 'on_demand' ? '' : ', on-demand'}</h2>
+          <h2>
+            Price history{chosen === 'on_demand' ? '' : `, ${OPTION_LABEL[option].toLowerCase()}`}
+          </h2>
           <PriceChart
             periods={history.data.history}
             currency={currency}
@@ -143,7 +160,7 @@ function Specs({
     ['GPU', gpuText(r) || 'none'],
     ['CoreMark', benchmarkText(r)],
     ['CoreMark per USD/month', groupedText(coremarkPerPriceText(r)) || 'no score'],
-    // The record as /history gives it: priced on-demand (pricing.purchase_option says so).
+    // The record as /history gives it: priced by the chosen option where it is sold under it.
     [`Hourly, ${shownOption}`, money(r.pricing.hourly_price, currency, true)],
     [`Monthly, ${shownOption}`, money(r.pricing.monthly_price, currency)],
     [
