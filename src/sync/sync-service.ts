@@ -32,7 +32,7 @@ export interface ProviderSyncResult {
    */
   readonly data_source?: SyncDataSourceJson;
   /**
-   * Extension (D61): per purchase-option feed the provider read (provider_c: `spot`,
+   * Extension (D61): per purchase-option feed the provider read (AWS: `spot`,
    * `spot_advice`), the regions it filled and those where it failed, whose stored figures of
    * that option were kept. Present for a provider fetched and applied that read such a feed.
    */

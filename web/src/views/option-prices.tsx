@@ -83,7 +83,8 @@ export function OptionPrices({
       {missing.length > 0 && (
         <p class="small">
           No price published for this record as {missing.map((o) => OPTION_LABEL[o]).join(', ')}
-          {r.provider.name === 'provider_c' && missing.includes('spot')
+          {/* AWS publishes spot advice for its types; its spot prices come from a feed. */}
+          {r.pricing.spot_advice !== null && missing.includes('spot')
             ? ' (spot prices appear when this server reads AWS’s spot price feed)'
             : ''}
           .
