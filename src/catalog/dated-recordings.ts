@@ -226,8 +226,12 @@ export function recordKey(regionCode: string, instanceId: string): string {
   return `${regionCode}\u0000${instanceId}`;
 }
 
-/** [region, instance id, hourly USD text]. */
-type PriceRow = readonly [string, string, string];
+/**
+ * [region, instance id, hourly USD text], or with the monthly USD text too where the on-demand
+ * monthly is not hourly x 730 of the rounded micro-dollars (provider_d: exact text x 730).
+ * Option rows never carry one (D61: optionPrice()).
+ */
+type PriceRow = readonly [string, string, string] | readonly [string, string, string, string];
 
 /** A recording as the generators give it: prices as recorded text, not yet a change log. */
 export interface RecordingInput {
@@ -236,7 +240,9 @@ export interface RecordingInput {
   /** Every record it held, on-demand. */
   readonly prices: readonly PriceRow[];
   /** Every option price it held, per option other than on-demand; absent: none recorded. */
-  readonly options?: Readonly<Partial<Record<OtherPurchaseOption, readonly PriceRow[]>>>;
+  readonly options?: Readonly<
+    Partial<Record<OtherPurchaseOption, readonly (readonly [string, string, string])[]>>
+  >;
 }
 
 /** One change log (`listed`, `delisted`) of `now` against `before`, keyed by recordKey. */
@@ -252,6 +258,7 @@ function changeLog(
     byKey.set(key, row);
   }
   const listed = [...byKey.entries()]
+    // The monthly, where given, follows from the hourly text: a change of either is one of it.
     .filter(([key, row]) => before.get(key) !== row[2])
     .map(([, row]) => row);
   const delisted = [...before.keys()]
