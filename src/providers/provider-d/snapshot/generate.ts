@@ -28,7 +28,7 @@ import {
 } from '../../snapshot/snapshot-output.js';
 import { PROVIDER_D_NAME, PROVIDER_D_REGIONS } from '../regions.js';
 import { gceDatedRecordings, HISTORY_FILE, type CurrentPrices } from './history.js';
-import { optionProvenance, recordedChanges } from './option-provenance.js';
+import { optionProvenance, recordingsNote, type RecordingsSummary } from './option-provenance.js';
 
 export const COMPUTE_FILE = 'gcp-asia-compute-2026-07-30.csv';
 export const MACHINE_TYPES_FILE = 'gcp-machine-types-2026-03-22.csv';
@@ -236,25 +236,6 @@ const SOURCE =
 const PRICE_ATTRIBUTION =
   'Contains data from Cyclenerd/google-cloud-pricing-cost-calculator, Copyright 2022-2025 Nils Knieling, Apache License 2.0 (prices from the Google Cloud Billing Catalog API); filtered and reshaped';
 
-/** What the bundled snapshot's recordings.json holds, for its metadata. */
-interface RecordingsSummary {
-  readonly text: string;
-  readonly count: number;
-  readonly first: string;
-  readonly last: string;
-  readonly logChanges: Readonly<Record<string, number>>;
-}
-
-function recordingsNote(r: RecordingsSummary): string {
-  const { changes: written, subMicro } = recordedChanges(r.text);
-  const n = (option: string) => (written[option] ?? 0).toLocaleString('en-US');
-  const noise = Object.entries(subMicro)
-    .map(([option, count]) => `${option} ${count}`)
-    .join(', ');
-  const log = r.logChanges;
-  return `${RECORDINGS_FILE} holds ${r.count} earlier recordings (${r.first} to ${r.last}): each version of pricing.yml at which something changed in our five regions, from data/sources/${HISTORY_FILE}, with on-demand, spot and committed-use prices; the first fill replays them oldest first (D64), each option apart (D61). Only the records this snapshot lists are written (offered in the region, a type it keeps). Price changes replayed (in micro-dollars): on_demand ${n('on_demand')}, spot ${n('spot')}, reserved_1y ${n('reserved_1y')}, reserved_3y ${n('reserved_3y')} (the log, all priced rows: ondemand ${log['ondemand']}, spot ${log['spot']}, cud_1y ${log['cud_1y']}, cud_3y ${log['cud_3y']}); recorded changes below a micro-dollar (arithmetic noise in the 14th decimal of a3 prices), which change nothing: ${noise === '' ? 'none' : noise}. The on-demand and committed-use changes all fall on off-schedule rebuilds after fixes to the calculator (2025-11-21, 2026-02-20, 2026-03-25, 2026-05-16): corrections at least as much as Google list-price moves (docs/purchase-options.md). The log's other 22 weekly versions changed nothing here and add no history.`;
-}
-
 function metadataText(
   recorded: Recorded,
   fixture: boolean,
@@ -291,7 +272,9 @@ function metadataText(
     }),
     prices:
       "hour is the recorded on-demand USD/hour (Linux, vCPU + RAM + GPU + bundled Local SSD; no boot disk, licence or network); hour_spot is the Spot VM USD/hour, cud_1y_hour/cud_3y_hour the resource-based committed-use USD/hour (month_1y/3y / 730, as recorded), null where the type is not sold so (f1-micro and g1-small: the calculator's committed-use figures are fallbacks, not prices). Every option's monthly is hourly x 730 (D61); the recorded sustained-use monthly figure is never used. A row with offered false is priced by Google but not offered in that region by its API, and is not listed.",
-    ...(recordings === undefined ? {} : { dated_recordings_note: recordingsNote(recordings) }),
+    ...(recordings === undefined
+      ? {}
+      : { dated_recordings_note: recordingsNote(recordings, RECORDINGS_FILE, HISTORY_FILE) }),
     left_out: recorded.leftOut,
     ...(fixture
       ? { fixture: `test copy: machine types ${[...FIXTURE_TYPES].sort().join(', ')}` }

@@ -94,3 +94,23 @@ export function recordedChanges(text: string): {
   }
   return { changes, subMicro };
 }
+
+/** What the bundled snapshot's recordings.json holds, for its metadata. */
+export interface RecordingsSummary {
+  readonly text: string;
+  readonly count: number;
+  readonly first: string;
+  readonly last: string;
+  readonly logChanges: Readonly<Record<string, number>>;
+}
+
+/** metadata.json's `dated_recordings_note`: what `file` holds, from `historyFile`. */
+export function recordingsNote(r: RecordingsSummary, file: string, historyFile: string): string {
+  const { changes: written, subMicro } = recordedChanges(r.text);
+  const n = (option: string) => (written[option] ?? 0).toLocaleString('en-US');
+  const noise = Object.entries(subMicro)
+    .map(([option, count]) => `${option} ${count}`)
+    .join(', ');
+  const log = r.logChanges;
+  return `${file} holds ${r.count} earlier recordings (${r.first} to ${r.last}): each version of pricing.yml at which something changed in our five regions, from data/sources/${historyFile}, with on-demand, spot and committed-use prices; the first fill replays them oldest first (D64), each option apart (D61). Only the records this snapshot lists are written (offered in the region, a type it keeps). Price changes replayed (in micro-dollars): on_demand ${n('on_demand')}, spot ${n('spot')}, reserved_1y ${n('reserved_1y')}, reserved_3y ${n('reserved_3y')} (the log, all priced rows: ondemand ${log['ondemand']}, spot ${log['spot']}, cud_1y ${log['cud_1y']}, cud_3y ${log['cud_3y']}); recorded changes below a micro-dollar (arithmetic noise in the 14th decimal of a3 prices), which change nothing: ${noise === '' ? 'none' : noise}. The on-demand and committed-use changes all fall on off-schedule rebuilds after fixes to the calculator (2025-11-21, 2026-02-20, 2026-03-25, 2026-05-16): corrections at least as much as Google list-price moves (docs/purchase-options.md). The log's other 22 weekly versions changed nothing here and add no history.`;
+}
