@@ -21,7 +21,8 @@ import {
   type CliIo,
 } from './cli-common.js';
 import { formatTable } from './text-table.js';
-import { defaultProviders } from '../providers/registry.js';
+import { PURCHASE_OPTIONS } from '../catalog/purchase-options.js';
+import { defaultProviders, PROVIDERS } from '../providers/registry.js';
 
 export const INSTANCES_USAGE = `Usage: cloudprice instances [options]
 
@@ -31,7 +32,7 @@ same validation, same prices). Options:
   --provider <name>       ${defaultProviders()
     .map((p) => p.name)
     .join(', ')
-    .replace(/, ([^,]*)$/, ' or $1')}
+    .replace(/, ([^,]*)$/, ' or $1')}${optInProviders()}
   --region <code>         a region code (nrt, icn, ap-northeast-1, ...), or several: nrt,icn
   --city <slug>           a city (tokyo, seoul, osaka, singapore, hong-kong), or several
   --min-vcpu <n>          at least n vCPUs         --max-vcpu <n>     at most n vCPUs
@@ -41,6 +42,9 @@ same validation, same prices). Options:
   --gpu                   only instances with a GPU
   --arch <name>           CPU architecture: x86_64 or arm64, or both: x86_64,arm64
   --cpu-allocation <name> dedicated, shared or burstable, or several: dedicated,shared
+  --purchase-option <name>
+                          price by this option: ${PURCHASE_OPTIONS.join(', ')}
+                          (default on_demand; only records sold under it are listed)
   --sort <field>          ${SORT_FIELDS.join(', ')} (default price)
   --order <asc|desc>      default asc
   --limit <n>             rows to print: 1 to 100 (default 50); with --format csv 1 to 10000
@@ -55,6 +59,14 @@ same validation, same prices). Options:
 Exit codes: 0 records printed, 3 none matched, 4 the catalogue is empty (run \`cloudprice sync\`),
 1 failure (database), 2 bad option or configuration.`;
 
+/** The providers a PROVIDERS setting can add (D65), as a usage line; empty when there are none. */
+function optInProviders(): string {
+  const optIn = PROVIDERS.filter((p) => p.optIn === true);
+  return optIn.length === 0
+    ? ''
+    : `\n                          (with PROVIDERS=all also ${optIn.map((p) => `${p.name}, ${p.displayName}`).join('; ')})`;
+}
+
 /** Each option and the GET /instances parameter it is. */
 const PARAMETER_OF = {
   provider: 'provider',
@@ -68,6 +80,7 @@ const PARAMETER_OF = {
   family: 'instance_family',
   arch: 'arch',
   'cpu-allocation': 'cpu_allocation',
+  'purchase-option': 'purchase_option',
   sort: 'sort_by',
   order: 'order',
   limit: 'limit',
@@ -168,7 +181,10 @@ export function formatInstancesTable(body: InstancesBody, monthlyDigits: number)
   const first = pagination.offset + 1;
   const last = pagination.offset + instances.length;
   const more = pagination.has_more ? '; --offset for more' : '';
-  return `${table}\n\n${first}-${last} of ${pagination.total} record(s)${more}; last sync ${metadata.last_sync ?? 'never'}`;
+  // D61: say which option the prices are when it is not the list price.
+  const option = instances[0]?.pricing.purchase_option ?? 'on_demand';
+  const priced = option === 'on_demand' ? '' : `; prices: ${option}`;
+  return `${table}\n\n${first}-${last} of ${pagination.total} record(s)${more}${priced}; last sync ${metadata.last_sync ?? 'never'}`;
 }
 
 export async function runInstancesCommand(args: readonly string[], io: CliIo): Promise<number> {

@@ -14,6 +14,7 @@ import {
   withServices,
   type CliIo,
 } from './cli-common.js';
+import { PURCHASE_OPTIONS } from '../catalog/purchase-options.js';
 import { formatTable } from './text-table.js';
 
 export const RECOMMEND_USAGE = `Usage: cloudprice recommend --stack <names> --scale <size> [options]
@@ -27,6 +28,9 @@ pros/cons; docs/recommend-scoring.md), from the configured database. Options:
   --providers <a,b,...>   only these providers        --regions <a,b,...>  only these regions
   --limit <n>             recommendations, 1 to 50 (default 10)
   --currency <code>       prices and budget in this currency (USD default)
+  --purchase-option <name>
+                          rank by this option's prices: ${PURCHASE_OPTIONS.join(', ')}
+                          (default on_demand)
   --format <table|json>   table (default) for people; json: the body of POST /recommend
 
 Exit codes: 0 recommendations printed, 3 nothing fits, 4 the catalogue is empty (run
@@ -53,6 +57,7 @@ export function recommendBodyOf(values: {
   regions?: string;
   limit?: string;
   currency?: string;
+  'purchase-option'?: string;
 }): Record<string, unknown> {
   return {
     ...(values.stack !== undefined && { stack: listOf(values.stack) }),
@@ -62,6 +67,9 @@ export function recommendBodyOf(values: {
     ...(values.regions !== undefined && { regions: listOf(values.regions) }),
     ...(values.limit !== undefined && { limit: numberOrText(values.limit) }),
     ...(values.currency !== undefined && { currency: values.currency }),
+    ...(values['purchase-option'] !== undefined && {
+      purchase_option: values['purchase-option'],
+    }),
   };
 }
 
@@ -74,6 +82,7 @@ const OPTION_OF: Readonly<Record<string, string>> = {
   regions: 'regions',
   limit: 'limit',
   currency: 'currency',
+  purchase_option: 'purchase-option',
 };
 
 function usageErrorOf(error: {
@@ -117,7 +126,9 @@ export function formatRecommendTable(data: RecommendData, monthlyDigits: number)
       [...r.pros, ...r.cons.map((con) => `- ${con}`)].slice(0, 2).join('; '),
     ]),
   );
-  return `Needs at least ${requirements.min_vcpu} vCPU and ${requirements.min_memory_mb} MB memory.\n\n${table}`;
+  const option = recommendations[0]?.price.purchase_option ?? 'on_demand';
+  const priced = option === 'on_demand' ? '' : ` Prices: ${option}.`;
+  return `Needs at least ${requirements.min_vcpu} vCPU and ${requirements.min_memory_mb} MB memory.${priced}\n\n${table}`;
 }
 
 export async function runRecommendCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -133,6 +144,7 @@ export async function runRecommendCommand(args: readonly string[], io: CliIo): P
       regions: { type: 'string' },
       limit: { type: 'string' },
       currency: { type: 'string' },
+      'purchase-option': { type: 'string' },
       format: { type: 'string' },
     },
     false,

@@ -6,10 +6,15 @@ import { INSTANCE_TYPE_COLUMNS } from '../catalog/instance-types/instance-types-
 import { SORT_FIELDS } from '../catalog/instance-query.js';
 import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../catalog/machine-facts.js';
 import { PURCHASE_OPTIONS } from '../catalog/purchase-options.js';
-import { CITY_SLUGS, INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../catalog/model.js';
+import {
+  CITY_SLUGS,
+  INSTANCE_FAMILIES,
+  PROVIDER_NAMES,
+  REGION_CODES,
+  providerEntry,
+} from '../catalog/model.js';
 import { CHANGE_KINDS } from '../catalog/price-change-model.js';
 import { CHANGE_ORDERS } from '../history/history-query.js';
-import { defaultProviders } from '../providers/registry.js';
 import { RANK_BY } from '../recommend/rank.js';
 import { SCALES, STACK_NAMES } from '../recommend/stacks.js';
 import { limitArgument, type ArgumentTable, type PageSize } from './tool-arguments.js';
@@ -38,13 +43,23 @@ export const CURRENCY = {
 };
 
 /**
- * Each provider as "<name> (<display name>)": the names to send, with the names people know.
- * Built when the module loads, before the configuration is read: the providers a default start
- * serves (D65), so a default start describes exactly what it serves; the enums follow PROVIDERS.
+ * Each provider served as "<name> (<display name>)": the names to send, with the names people
+ * know. Read when `tools/list` is answered, like the enums, so the text follows PROVIDERS (D65):
+ * a default start names its three, PROVIDERS=all names Google Cloud too.
  */
-const PROVIDER_LIST = defaultProviders()
-  .map((p) => `${p.name} (${p.displayName})`)
-  .join(', ');
+function providerList(): string {
+  return PROVIDER_NAMES.map((name) => `${name} (${providerEntry(name)?.displayName ?? name})`).join(
+    ', ',
+  );
+}
+
+/** An argument whose description ends with the providers served, read when it is shown. */
+function withProviders<T extends object>(schema: T, prefix: string): T & { description: string } {
+  return Object.defineProperty(schema, 'description', {
+    enumerable: true,
+    get: () => `${prefix}: ${providerList()}.`,
+  }) as T & { description: string };
+}
 
 /** D61: the prices every tool that prices records may use instead of on-demand. */
 const PURCHASE_OPTION = {
@@ -59,7 +74,7 @@ const ORDER = { order: oneOf(['asc', 'desc'], 'Sort direction (default asc).') }
 
 /** The record filters of search_instances and compare_regions (GET /instances' filters). */
 const RECORD_FILTERS = {
-  provider: string(`Provider, or several comma-separated: ${PROVIDER_LIST}.`),
+  provider: withProviders({ type: 'string' }, 'Provider, or several comma-separated'),
   city: string(`City, or several comma-separated: ${CITY_SLUGS.join(', ')}.`),
   min_vcpu: integer('At least this many vCPUs.'),
   max_vcpu: integer('At most this many vCPUs.'),
@@ -118,7 +133,10 @@ export const RECOMMEND_ARGUMENTS: ArgumentTable = {
   budget_max: number('Highest monthly price, in `currency`.'),
   ...CURRENCY,
   limit: limitArgument(PAGES.recommendations, 'Recommendations'),
-  providers: list(PROVIDER_NAMES, `Only these providers: ${PROVIDER_LIST}.`),
+  providers: withProviders(
+    { type: 'array', items: { type: 'string', enum: PROVIDER_NAMES }, minItems: 1 },
+    'Only these providers',
+  ),
   regions: list(REGION_CODES, 'Only these region codes.'),
   cities: list(CITY_SLUGS, 'Only these cities.'),
   arch: list(CPU_ARCHITECTURES, 'Only these CPU architectures.'),
@@ -143,7 +161,7 @@ export const HISTORY_ARGUMENTS: ArgumentTable = {
 export const CHANGES_ARGUMENTS: ArgumentTable = {
   since: string('ISO date or date-time; default 7 days ago.'),
   until: string('ISO date or date-time; default now.'),
-  provider: oneOf(PROVIDER_NAMES, `Only this provider: ${PROVIDER_LIST}.`),
+  provider: withProviders({ type: 'string', enum: PROVIDER_NAMES }, 'Only this provider'),
   region: oneOf(REGION_CODES, 'Only this region code.'),
   city: string(`City, or several comma-separated: ${CITY_SLUGS.join(', ')}.`),
   kind: oneOfList(CHANGE_KINDS, 'Change kind, or several comma-separated'),

@@ -49,11 +49,16 @@ function pageText(count: number, p: Pagination, noun: string): string {
   return `${p.total} ${noun} matched; showing ${p.offset + 1}-${p.offset + count}${more}.`;
 }
 
+/** D61: the option the prices are, when it is not the on-demand list price. */
+function optionText(option: string | undefined): string {
+  return option === undefined || option === 'on_demand' ? '' : `, priced as ${option}`;
+}
+
 export function instancesSummary(data: InstancesData): string {
   const currency = data.instances[0]?.pricing.currency ?? data.metadata.exchange_rate?.currency;
   const lines = [
     pageText(data.instances.length, data.pagination, 'instance record(s)'),
-    `Prices per month in ${currency ?? 'USD'}${rateText(data.metadata.exchange_rate)}${data.metadata.as_of === undefined ? '' : `, as of ${data.metadata.as_of}`}.`,
+    `Prices per month in ${currency ?? 'USD'}${rateText(data.metadata.exchange_rate)}${data.metadata.as_of === undefined ? '' : `, as of ${data.metadata.as_of}`}${optionText(data.instances[0]?.pricing.purchase_option)}.`,
   ];
   for (const record of data.instances.slice(0, SHOWN)) {
     const p = record.pricing;
@@ -102,7 +107,7 @@ export function recommendSummary(data: RecommendData, options: RecommendSummaryO
   const { requirements, recommendations } = data;
   const { budget, displayNames } = options;
   const lines = [
-    `The stack needs at least ${requirements.min_memory_mb} MB of memory and ${requirements.min_vcpu} vCPU. ${recommendations.length === 0 ? 'No instance matched.' : `${recommendations.length} recommendation(s), best first:`}`,
+    `The stack needs at least ${requirements.min_memory_mb} MB of memory and ${requirements.min_vcpu} vCPU. ${recommendations.length === 0 ? 'No instance matched.' : `${recommendations.length} recommendation(s), best first${optionText(recommendations[0]?.price.purchase_option)}:`}`,
   ];
   for (const item of recommendations.slice(0, SHOWN)) {
     lines.push(

@@ -206,6 +206,38 @@ for (const backend of await storeBackends()) {
       expect(rows.every((row) => / arm64 +(dedicated|shared|burstable|-) /.test(row))).toBe(true);
     });
 
+    it('--purchase-option prices instances and recommendations as the API does (D61)', async () => {
+      const cli = await runBuilt(
+        ['instances', '--purchase-option', 'reserved_3y', '--limit', '20', '--format', 'json'],
+        env,
+      );
+      expect(cli.code, cli.stderr).toBe(0);
+      const http = await viaApi<InstancesBody>(
+        'GET',
+        '/instances?purchase_option=reserved_3y&limit=20',
+      );
+      expect(http.data.instances.length).toBeGreaterThan(0);
+      expect((JSON.parse(cli.stdout) as InstancesBody).data.instances).toEqual(http.data.instances);
+      const table = await runBuilt(
+        ['instances', '--purchase-option', 'reserved_3y', '--limit', '5'],
+        env,
+      );
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toContain('; prices: reserved_3y;');
+      const recommend = await runBuilt(
+        ['recommend', '--stack', 'nginx', '--scale', 'small', '--purchase-option', 'reserved_1y'],
+        env,
+      );
+      expect(recommend.code, recommend.stderr).toBe(0);
+      expect(recommend.stdout).toContain('Prices: reserved_1y.');
+      const bad = await runBuilt(
+        ['recommend', '--stack', 'nginx', '--scale', 'small', '--purchase-option', 'spotty'],
+        env,
+      );
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--purchase-option: ');
+    });
+
     // Regression (issue 13): `--format csv` was held to the JSON page (1..100, default 50), so an
     // export needed one call per 100 rows. A CSV export is the whole filtered result up to the
     // API's CSV cap (D47: 10,000), and --limit/--offset still narrow it.
@@ -371,6 +403,10 @@ it('bad values are usage errors (2) naming the option, before the database is op
     [
       ['--arch', 'sparc'],
       '--arch "sparc": is not one of the allowed values (allowed: x86_64, arm64)',
+    ],
+    [
+      ['--purchase-option', 'reserved'],
+      '--purchase-option "reserved": is not one of the allowed values (allowed: on_demand, spot, reserved_1y, reserved_3y, convertible_1y, convertible_3y)',
     ],
   ];
   for (const [args, message] of cases) {

@@ -199,7 +199,10 @@ describe.skipIf(skip !== undefined)(
         id,
       );
       const same = all.data.instances.filter((r) => r.instance_id === record.instance_id);
-      const regionRows = page.locator('section table.data').first().locator('tbody tr');
+      // The box labelled by its heading (the purchase options' table comes first, D61).
+      const regionRows = page
+        .getByRole('region', { name: /^Price in every region/ })
+        .locator('tbody tr');
       await expect.poll(() => regionRows.count()).toBe(5);
       for (const r of same) {
         await expect

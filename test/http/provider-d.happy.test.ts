@@ -163,6 +163,32 @@ for (const backend of await storeBackends()) {
       expect(providers[3]?.data_source?.source).toContain('Google Cloud Billing Catalog API');
     });
 
+    it('names Google Cloud in the MCP tools the assistant is shown', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { ...auth, accept: 'application/json, text/event-stream' },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const data = /^data: (.*)$/m.exec(response.body)?.[1];
+      const tools = (
+        JSON.parse(data!) as {
+          result: {
+            tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[];
+          };
+        }
+      ).result.tools;
+      const provider = tools.find((tool) => tool.name === 'search_instances')!.inputSchema
+        .properties['provider'] as { description: string };
+      expect(provider.description).toContain('provider_d (Google Cloud)');
+      const providers = tools.find((tool) => tool.name === 'recommend')!.inputSchema.properties[
+        'providers'
+      ] as { description: string; items: { enum: string[] } };
+      expect(providers.description).toContain('provider_d (Google Cloud)');
+      expect(providers.items.enum).toEqual(ALL);
+    });
+
     it('lists it as supported when a sync names an unknown provider', async () => {
       const response = await t.app.inject({
         method: 'POST',

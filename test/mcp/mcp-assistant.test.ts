@@ -100,6 +100,34 @@ for (const backend of await mcpBackends()) {
       expect((JSON.parse(json!.text) as { instances: unknown[] }).instances).toHaveLength(8);
     });
 
+    it('prices by a purchase option in the tools that price records, and says so (D61)', async () => {
+      const search = await client.callTool({
+        name: 'search_instances',
+        arguments: { purchase_option: 'reserved_1y', limit: 5 },
+      });
+      expect(search.isError, JSON.stringify(search)).toBeFalsy();
+      const [summary] = search.content as Text[];
+      expect(summary?.text).toContain('priced as reserved_1y');
+      const rows = (
+        search.structuredContent as { instances: { pricing: Record<string, unknown> }[] }
+      ).instances;
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.pricing['purchase_option'] === 'reserved_1y')).toBe(true);
+      const recommend = await client.callTool({
+        name: 'recommend',
+        arguments: { stack: ['nginx'], scale: 'small', purchase_option: 'reserved_3y' },
+      });
+      expect((recommend.content as Text[])[0]!.text).toContain('priced as reserved_3y');
+      const changes = await client.callTool({
+        name: 'list_changes',
+        arguments: { purchase_option: 'all', since: '2000-01-01', limit: 3 },
+      });
+      expect(changes.isError, JSON.stringify(changes)).toBeFalsy();
+      const bad = await toolError('search_instances', { purchase_option: 'reserved' });
+      expect(bad.code).toBe('INVALID_PARAMETER');
+      expect(bad.details?.['allowed']).toEqual(expect.arrayContaining(['on_demand', 'spot']));
+    });
+
     it('uses display names in every summary', async () => {
       const texts = [
         await client.callTool({ name: 'compare_regions', arguments: { provider: 'provider_b' } }),

@@ -10,6 +10,7 @@ import { InstancesView } from './views/instances';
 import { lazyView } from './lazy-view';
 import { StaleNotice } from './freshness';
 import { knownCurrency, type HealthReport } from './model';
+import { knownPurchaseOption } from './purchase-options';
 import { placesAnswer, usePlaces } from './places';
 import { HealthContext } from './provenance';
 import { useApi } from './use-api';
@@ -68,9 +69,22 @@ function rememberView(view: string, params: URLSearchParams): void {
   }
 }
 
+/** The views that price by a purchase option (D61); Changes and Status do not take one. */
+const OPTION_VIEWS = ['instances', 'compare', 'instance', 'regions', 'recommend'];
+
+/**
+ * The purchase option a menu link carries: the current one between views that price by it;
+ * into such a view from one that does not (Changes, Status), the one it was left with.
+ */
+function carriedOption(params: URLSearchParams, from: string, to: string, last?: string) {
+  if (!OPTION_VIEWS.includes(to)) return undefined;
+  return OPTION_VIEWS.includes(from) ? (params.get('purchase_option') ?? undefined) : last;
+}
+
 /**
  * The menu's link to view `to` from `from`: `to` as this tab last left it, then the filters
- * the two views share as they are now, and the currency, which follows the user everywhere.
+ * the two views share as they are now, and the currency, which follows the user everywhere,
+ * and the purchase option, which follows them through the views that price by it.
  */
 function menuHref(params: URLSearchParams, from: string, to: string): string {
   const last = from === to ? {} : Object.fromEntries(new URLSearchParams(lastViews()[to] ?? ''));
@@ -81,6 +95,7 @@ function menuHref(params: URLSearchParams, from: string, to: string): string {
     // Compare opens on the rows selected in Instances.
     ids: to === 'compare' ? (params.get('ids') ?? params.get('sel') ?? last['ids']) : last['ids'],
     currency: params.get('currency') ?? undefined,
+    purchase_option: carriedOption(params, from, to, last['purchase_option']),
   });
 }
 
@@ -188,6 +203,16 @@ function App({ keyFromLink }: { keyFromLink: boolean }) {
               The link asks for prices in “{params.get('currency')!.slice(0, 12)}”, a currency this
               server does not convert to; prices are shown in USD. Pick another currency from the
               Currency menu.
+            </p>
+          )}
+        {hasKey &&
+          OPTION_VIEWS.includes(view.id) &&
+          params.get('purchase_option') !== null &&
+          knownPurchaseOption(params.get('purchase_option')) === undefined && (
+            <p class="note" role="status">
+              The link asks for the purchase option “{params.get('purchase_option')!.slice(0, 20)}”,
+              which this server does not know; on-demand prices are shown. Pick another from the
+              Purchase option menu.
             </p>
           )}
         {hasKey ? (

@@ -69,3 +69,19 @@ export function useParams(): URLSearchParams {
   }, []);
   return new URLSearchParams(search);
 }
+
+/**
+ * What a link from one view to a record or another view keeps: the currency and the purchase
+ * option (D61), the two choices that follow the person everywhere prices are shown.
+ */
+export type Kept = {
+  currency?: string;
+  purchase_option?: string;
+};
+
+export function keptState(params: URLSearchParams): Kept {
+  return {
+    currency: params.get('currency') ?? undefined,
+    purchase_option: params.get('purchase_option') ?? undefined,
+  };
+}

@@ -17,7 +17,15 @@ import {
   includedText,
 } from '../machine-facts';
 import type { HistoryData, InstanceRecord } from '../model';
-import { navigate } from '../url-state';
+import {
+  OPTION_LABEL,
+  optionParam,
+  optionPrice,
+  purchaseOptionOf,
+  type PurchaseOption,
+} from '../purchase-options';
+import { keptState, navigate } from '../url-state';
+import { PurchaseOptionField, PurchaseOptionNote } from './purchase-option-field';
 import { useApiEach } from '../use-api';
 import { RateNote } from '../rate-note';
 import { regionText, nameText } from './instance-columns';
@@ -91,25 +99,25 @@ const ATTRIBUTES: readonly Attribute[] = [
     text: (r) => (r.benchmark === null ? '—' : day(r.benchmark.ran_at)),
   },
   {
-    label: 'Hourly price',
+    label: 'Hourly price, on-demand',
     value: (r) => r.pricing.hourly_price,
     text: (r, c) => money(r.pricing.hourly_price, c, true),
     price: true,
   },
   {
-    label: 'Monthly price',
+    label: 'Monthly price, on-demand',
     value: (r) => r.pricing.monthly_price,
     text: (r, c) => money(r.pricing.monthly_price, c),
     price: true,
   },
   {
-    label: 'Monthly per vCPU',
+    label: 'Monthly per vCPU, on-demand',
     value: (r) => r.pricing.monthly_price_per_vcpu ?? undefined,
     text: (r, c) => money(r.pricing.monthly_price_per_vcpu ?? undefined, c),
     price: true,
   },
   {
-    label: 'Monthly per GiB',
+    label: 'Monthly per GiB, on-demand',
     value: (r) => r.pricing.monthly_price_per_gb ?? undefined,
     text: (r, c) => money(r.pricing.monthly_price_per_gb ?? undefined, c),
     price: true,
@@ -120,6 +128,58 @@ const ATTRIBUTES: readonly Attribute[] = [
     text: (r) => (r.pricing.available === 1 ? 'yes' : 'no'),
   },
 ];
+
+/**
+ * The chosen purchase option's prices (D61), read from each record's `pricing.options`: the
+ * records come from /history, priced on-demand. A record not sold under the option says so and
+ * is no number, so no percentage is computed against it or from it.
+ */
+function optionAttributes(option: PurchaseOption): Attribute[] {
+  if (option === 'on_demand') return [];
+  const label = OPTION_LABEL[option];
+  const missing = `not sold as ${label}`;
+  return [
+    {
+      label: `${label} hourly`,
+      value: (r) => optionPrice(r, option)?.hourly_price ?? missing,
+      text: (r, c) => {
+        const price = optionPrice(r, option);
+        return price === undefined ? missing : money(price.hourly_price, c, true);
+      },
+      price: true,
+      numeric: true,
+    },
+    {
+      label: `${label} monthly`,
+      value: (r) => optionPrice(r, option)?.monthly_price ?? missing,
+      text: (r, c) => {
+        const price = optionPrice(r, option);
+        return price === undefined ? missing : money(price.monthly_price, c);
+      },
+      price: true,
+      numeric: true,
+    },
+  ];
+}
+
+/** AWS's Spot Instance Advisor figure (D61), where any record has one: AWS's words, no price. */
+function spotAdviceAttributes(records: readonly InstanceRecord[]): Attribute[] {
+  if (records.every((r) => r.pricing.spot_advice === null)) return [];
+  const text = (r: InstanceRecord) => {
+    const a = r.pricing.spot_advice;
+    return a === null
+      ? 'none recorded'
+      : `interruptions ${a.interruption_band}, savings ${a.savings_pct}% (observed ${day(a.observed_at)})`;
+  };
+  // A sentence: it wraps in its cell instead of widening the record's column.
+  return [
+    {
+      label: 'AWS Spot Instance Advisor',
+      value: text,
+      text: (r) => <span class="advice-text">{text(r)}</span>,
+    },
+  ];
+}
 
 /** When and where each price was observed (D57): read across, like any other attribute. */
 function provenanceAttributes(sources: Sources): Attribute[] {
@@ -205,7 +265,16 @@ export function CompareView({ params }: { params: URLSearchParams }) {
   const baseId = Number(params.get('base'));
   const base = records.find((r) => r.id === baseId);
   const onlyDiff = params.get('diff') === 'only';
-  const attributes = [...ATTRIBUTES, ...provenanceAttributes(useSources())];
+  const option = purchaseOptionOf(params);
+  // The chosen option's prices and the spot advice right after the on-demand prices.
+  const priced = ATTRIBUTES.findIndex((a) => a.label === 'Available');
+  const attributes = [
+    ...ATTRIBUTES.slice(0, priced),
+    ...optionAttributes(option),
+    ...spotAdviceAttributes(records),
+    ...ATTRIBUTES.slice(priced),
+    ...provenanceAttributes(useSources()),
+  ];
   const setIds = (next: number[]) =>
     navigate({
       ids: next.join(','),
@@ -224,7 +293,7 @@ export function CompareView({ params }: { params: URLSearchParams }) {
     <section aria-labelledby="compare-title">
       <h1 id="compare-title">Compare</h1>
       <p>
-        <Link to={{ sel: ids.join(','), currency: params.get('currency') ?? undefined }}>
+        <Link to={{ sel: ids.join(','), ...keptState(params) }}>
           ← Back to instances (keeps this selection)
         </Link>
       </p>
@@ -248,6 +317,14 @@ export function CompareView({ params }: { params: URLSearchParams }) {
       {records.length > 0 && (
         <>
           <ObservedApart records={records} />
+          <div class="display-controls">
+            <PurchaseOptionField
+              id="c-purchase-option"
+              value={option}
+              onChange={(o) => navigate({ purchase_option: optionParam(o) })}
+            />
+          </div>
+          <PurchaseOptionNote id="c-purchase-option" option={option} compare />
           <label class="check">
             <input
               type="checkbox"
@@ -277,7 +354,7 @@ export function CompareView({ params }: { params: URLSearchParams }) {
                         to={{
                           view: 'instance',
                           id: String(r.id),
-                          currency: params.get('currency') ?? undefined,
+                          ...keptState(params),
                         }}
                       >
                         {nameText(r)}

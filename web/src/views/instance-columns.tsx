@@ -12,6 +12,7 @@ import {
   type PriceUnit,
 } from '../format';
 import type { InstanceRecord } from '../model';
+import { OPTION_LABEL, type PurchaseOption } from '../purchase-options';
 import { NotedCell, notedText } from '../field-notes';
 import {
   day,
@@ -37,6 +38,8 @@ export interface Display {
   readonly unit: PriceUnit;
   readonly period: Period;
   readonly currency: string;
+  /** The purchase option every price of the rows is (D61: the API prices the rows by it). */
+  readonly option: PurchaseOption;
   /** Each provider's data source (/health), for the Observed column. */
   readonly sources: Sources;
 }
@@ -59,6 +62,9 @@ export function shownPrice(r: InstanceRecord, d: Display): number | undefined {
     d.unit === 'vcpu' ? r.pricing.monthly_price_per_vcpu : r.pricing.monthly_price_per_gb;
   return monthly === undefined || monthly === null ? undefined : fromMonthly(monthly, d.period);
 }
+/** A price column's label names the option unless it is on-demand (the default, as before). */
+const optionSuffix = (d: Display) =>
+  d.option === 'on_demand' ? '' : `, ${OPTION_LABEL[d.option]}`;
 /** Hourly figures are small: 4 decimals; so are daily ones per vCPU or GiB. */
 const fine = (d: Display) => d.period === 'hour' || (d.period === 'day' && d.unit !== 'instance');
 
@@ -177,7 +183,7 @@ export const COLUMNS: readonly Column[] = [
   {
     id: 'price',
     label: (d) =>
-      `Price (${d.currency} / ${d.period}${d.unit === 'instance' ? '' : `, ${UNIT_LABEL[d.unit]}`})`,
+      `Price (${d.currency} / ${d.period}${d.unit === 'instance' ? '' : `, ${UNIT_LABEL[d.unit]}`}${optionSuffix(d)})`,
     // Sorting follows the value shown: per-unit sorts need the API's D45 fields.
     sort: (d) =>
       d.unit === 'instance'
@@ -193,7 +199,7 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'hourly',
-    label: (d) => `Hourly (${d.currency})`,
+    label: (d) => `Hourly (${d.currency}${optionSuffix(d)})`,
     sort: () => 'hourly_price',
     numeric: true,
     text: (r, d) => plainMoney(r.pricing.hourly_price, d.currency, true),
@@ -201,11 +207,17 @@ export const COLUMNS: readonly Column[] = [
   },
   {
     id: 'monthly',
-    label: (d) => `Monthly (${d.currency})`,
+    label: (d) => `Monthly (${d.currency}${optionSuffix(d)})`,
     sort: () => 'monthly_price',
     numeric: true,
     text: (r, d) => plainMoney(r.pricing.monthly_price, d.currency),
     cell: (r, d) => money(r.pricing.monthly_price, d.currency),
+  },
+  {
+    // D61: the option each price is (the page's CSV has every column, so it says which).
+    id: 'option',
+    label: () => 'Purchase option',
+    text: (r) => OPTION_LABEL[r.pricing.purchase_option],
   },
   {
     // D37/D57: when and where each price was observed.

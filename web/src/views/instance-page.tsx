@@ -22,6 +22,15 @@ import {
 } from '../model';
 import { cityName, regions as allRegions } from '../places';
 import { useEffect } from 'preact/hooks';
+import {
+  OPTION_LABEL,
+  optionPrice,
+  purchaseOptionOf,
+  withPurchaseOption,
+  type PurchaseOption,
+} from '../purchase-options';
+import { keptState, type Kept } from '../url-state';
+import { OptionPrices } from './option-prices';
 import { useApi } from '../use-api';
 import { nameText, regionText } from './instance-columns';
 import { displayOf } from './instances';
@@ -38,15 +47,33 @@ function memoryBounds(memoryMb: number, slack: number): [string, string] {
   ];
 }
 
+function historyPath(id: number, currency: string, option: PurchaseOption): string {
+  const query = new URLSearchParams();
+  if (currency !== 'USD') query.set('currency', currency);
+  withPurchaseOption(query, option);
+  const text = query.toString();
+  return `/instances/${id}/history${text === '' ? '' : `?${text}`}`;
+}
+
 export function InstancePage({ params }: { params: URLSearchParams }) {
   const id = Number(params.get('id'));
   const valid = Number.isInteger(id) && id > 0;
   const currency = displayOf(params).currency;
-  const history = useApi<HistoryData>(
-    valid ? `/instances/${id}/history${currency === 'USD' ? '' : `?currency=${currency}`}` : null,
+  const chosen = purchaseOptionOf(params);
+  // /history gives the record priced by the chosen option and that option's periods (D61).
+  const asked = useApi<HistoryData>(valid ? historyPath(id, currency, chosen) : null);
+  const record = asked.data?.instance;
+  // A record not sold under it (Linode, Vultr: on-demand only) comes priced on-demand and has no
+  // periods of the option: the page is then on-demand throughout, its history too.
+  const option: PurchaseOption =
+    record !== undefined && optionPrice(record, chosen) !== undefined ? chosen : 'on_demand';
+  const fallback = useApi<HistoryData>(
+    valid && record !== undefined && option !== chosen
+      ? historyPath(id, currency, 'on_demand')
+      : null,
   );
-  const record = history.data?.instance;
-  const keep = { currency: params.get('currency') ?? undefined };
+  const history = option === chosen ? asked : fallback;
+  const keep = keptState(params);
   const sources = useSources();
   // Each record its own title (tabs, history and bookmarks tell them apart).
   const title =
@@ -68,16 +95,26 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
           whole number).
         </p>
       )}
-      <ErrorMessage error={history.error} onRetry={history.reload} />
-      {valid && record === undefined && history.error === undefined && (
-        <Status loading={history.loading}>Loading…</Status>
+      <ErrorMessage
+        error={asked.error ?? fallback.error}
+        onRetry={asked.error !== undefined ? asked.reload : fallback.reload}
+      />
+      {valid && record === undefined && asked.error === undefined && (
+        <Status loading={asked.loading}>Loading…</Status>
       )}
       {record !== undefined && history.data !== undefined && (
         <>
           <Specs record={record} currency={currency} source={sources[record.provider.name]} />
-          <h2 id="regions-title">Price in every region of {record.provider.display_name}</h2>
-          <RegionPrices record={record} currency={currency} keep={keep} />
-          <h2>Price history</h2>
+          <h2 id="options-title">Prices by purchase option</h2>
+          <OptionPrices record={record} currency={currency} option={chosen} />
+          <h2 id="regions-title">
+            Price in every region of {record.provider.display_name}
+            {option === 'on_demand' ? '' : `, ${OPTION_LABEL[option]}`}
+          </h2>
+          <RegionPrices record={record} currency={currency} keep={keep} option={option} />
+          <h2>
+            Price history{chosen === 'on_demand' ? '' : `, ${OPTION_LABEL[option].toLowerCase()}`}
+          </h2>
           <PriceChart
             periods={history.data.history}
             currency={currency}
@@ -90,7 +127,7 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
             observed={[record.pricing.observed_at]}
           />
           <h2 id="similar-title">Similar types</h2>
-          <Similar record={record} currency={currency} keep={keep} />
+          <Similar record={record} currency={currency} keep={keep} option={option} />
         </>
       )}
     </section>
@@ -106,6 +143,7 @@ function Specs({
   currency: string;
   source: DataSource | undefined;
 }) {
+  const shownOption = OPTION_LABEL[r.pricing.purchase_option].toLowerCase();
   const items: [string, string | JSX.Element][] = [
     ['Provider', r.provider.display_name],
     ['Region', `${regionText(r)}, ${r.region.country_code}`],
@@ -122,10 +160,17 @@ function Specs({
     ['GPU', gpuText(r) || 'none'],
     ['CoreMark', benchmarkText(r)],
     ['CoreMark per USD/month', groupedText(coremarkPerPriceText(r)) || 'no score'],
-    ['Hourly', money(r.pricing.hourly_price, currency, true)],
-    ['Monthly', money(r.pricing.monthly_price, currency)],
-    ['Per vCPU', `${money(r.pricing.monthly_price_per_vcpu ?? undefined, currency)} / month`],
-    ['Per GiB', `${money(r.pricing.monthly_price_per_gb ?? undefined, currency)} / month`],
+    // The record as /history gives it: priced by the chosen option where it is sold under it.
+    [`Hourly, ${shownOption}`, money(r.pricing.hourly_price, currency, true)],
+    [`Monthly, ${shownOption}`, money(r.pricing.monthly_price, currency)],
+    [
+      `Per vCPU, ${shownOption}`,
+      `${money(r.pricing.monthly_price_per_vcpu ?? undefined, currency)} / month`,
+    ],
+    [
+      `Per GiB, ${shownOption}`,
+      `${money(r.pricing.monthly_price_per_gb ?? undefined, currency)} / month`,
+    ],
     ['Available', r.pricing.available === 1 ? 'yes' : 'no (no longer offered)'],
     ['Price observed', <ObservedText observedAt={r.pricing.observed_at} source={source} />],
   ];
@@ -152,10 +197,13 @@ function RegionPrices({
   record,
   currency,
   keep,
+  option,
 }: {
   record: InstanceRecord;
   currency: string;
-  keep: { currency?: string };
+  keep: Kept;
+  /** An option this record is sold under. */
+  option: PurchaseOption;
 }) {
   // Regions side by side is /instance-types' own answer (D46): the type once, a cell per region.
   const query = new URLSearchParams({
@@ -164,6 +212,7 @@ function RegionPrices({
     limit: '100',
   });
   if (currency !== 'USD') query.set('currency', currency);
+  withPurchaseOption(query, option);
   const answer = useApi<InstanceTypesData>(`/instance-types?${query.toString()}`);
   const type = answer.data?.instance_types.find(
     (t) => t.instance_id === record.instance_id && t.provider === record.provider.name,
@@ -172,6 +221,7 @@ function RegionPrices({
     .filter((g) => g.provider === record.provider.name)
     .map((g) => ({ code: g.region_code, city: cityName(g.city), country: g.country_code }));
   const lowest = type?.min_monthly_price;
+  const own = optionPrice(record, option)?.monthly_price ?? record.pricing.monthly_price;
   return (
     <>
       <ErrorMessage error={answer.error} onRetry={answer.reload} />
@@ -223,13 +273,9 @@ function RegionPrices({
                     <>
                       <td class="num">{money(cell.monthly_price, currency)}</td>
                       <td class="num">
-                        {isThis || record.pricing.monthly_price === 0
+                        {isThis || own === 0
                           ? '—'
-                          : percent(
-                              ((cell.monthly_price - record.pricing.monthly_price) /
-                                record.pricing.monthly_price) *
-                                100,
-                            )}
+                          : percent(((cell.monthly_price - own) / own) * 100)}
                       </td>
                       <td class="num">{money(cell.hourly_price, currency, true)}</td>
                     </>
@@ -286,10 +332,12 @@ function Similar({
   record,
   currency,
   keep,
+  option,
 }: {
   record: InstanceRecord;
   currency: string;
-  keep: { currency?: string };
+  keep: Kept;
+  option: PurchaseOption;
 }) {
   const [min, max] = memoryBounds(record.memory_mb, 0.25);
   const query = new URLSearchParams({
@@ -303,6 +351,7 @@ function Similar({
     city: record.region.city,
   });
   if (currency !== 'USD') query.set('currency', currency);
+  withPurchaseOption(query, option);
   const answer = useApi<InstancesData>(`/instances?${query.toString()}`);
   // One row per other type (its cheapest region), not the same type again.
   const seen = new Set([`${record.provider.name}/${record.instance_id}`]);
@@ -339,7 +388,8 @@ function Similar({
                   Memory (GiB)
                 </th>
                 <th scope="col" class="num">
-                  Monthly ({currency})
+                  Monthly ({currency}
+                  {option === 'on_demand' ? '' : `, ${OPTION_LABEL[option]}`})
                 </th>
                 <th scope="col">Observed</th>
               </tr>

@@ -6,7 +6,8 @@ import { ErrorMessage, Link, Status } from '../components';
 import { count, PERIODS, UNITS, type Period, type PriceUnit } from '../format';
 import { knownCurrency, type InstancesData } from '../model';
 import { SourcesNote, useSources } from '../provenance';
-import { navigate } from '../url-state';
+import { purchaseOptionOf, withPurchaseOption } from '../purchase-options';
+import { keptState, navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { DisplayControls } from './display-controls';
 import { fieldError } from './field-error';
@@ -46,6 +47,7 @@ export function instancesQuery(params: URLSearchParams, display: Display): URLSe
   query.set('limit', String(limit));
   query.set('offset', String((pageParam(params) - 1) * limit));
   if (display.currency !== 'USD') query.set('currency', display.currency);
+  withPurchaseOption(query, display.option);
   return query;
 }
 
@@ -82,6 +84,7 @@ export function displayOf(params: URLSearchParams): Omit<Display, 'sources'> {
     unit: (UNITS as readonly string[]).includes(unit ?? '') ? (unit as PriceUnit) : 'instance',
     period: (PERIODS as readonly string[]).includes(period ?? '') ? (period as Period) : 'month',
     currency: knownCurrency(params.get('currency')) ?? 'USD',
+    option: purchaseOptionOf(params),
   };
 }
 
@@ -208,7 +211,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
             to={{
               view: 'compare',
               ids: selected.join(','),
-              currency: params.get('currency') ?? undefined,
+              ...keptState(params),
             }}
             class="button"
           >
@@ -286,7 +289,7 @@ export function InstancesView({ params }: { params: URLSearchParams }) {
                     to={{
                       view: 'instance',
                       id: String(r.id),
-                      currency: params.get('currency') ?? undefined,
+                      ...keptState(params),
                     }}
                   >
                     {nameText(r)}

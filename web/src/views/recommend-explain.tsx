@@ -6,6 +6,7 @@ import { Link } from '../components';
 import { count, gib, money, percent } from '../format';
 import { type DataSource, type Recommendation, type RecommendData } from '../model';
 import { providerLabel, regionLabel } from '../places';
+import { OPTION_LABEL, optionParam, type PurchaseOption } from '../purchase-options';
 import { CpuFacts, cpuModelText } from '../machine-facts';
 import { day, InferredMark, ObservedText, useSources, type Sources } from '../provenance';
 import './recommend.css';
@@ -112,6 +113,7 @@ function Card({
               view: 'instance',
               id: String(r.id),
               currency: currency === 'USD' ? undefined : currency,
+              purchase_option: optionParam(r.price.purchase_option),
             }}
           >
             {r.instance}
@@ -149,7 +151,8 @@ function Card({
       </p>
       <p class="price">
         {money(r.price.monthly, priceCurrency)} / month{' '}
-        <span class="small">({money(r.price.hourly, priceCurrency, true)} / hour)</span>
+        <span class="small">({money(r.price.hourly, priceCurrency, true)} / hour)</span>{' '}
+        <span class="option-tag">{OPTION_LABEL[r.price.purchase_option]}</span>
       </p>
       <p class={`against-first${dearer ? ' up' : ''}`}>{againstFirst(r, first, priceCurrency)}</p>
       <p class="small observed-line">
@@ -198,11 +201,14 @@ export function Results({
   data,
   currency,
   rankBy = 'fit',
+  option = 'on_demand',
 }: {
   data: RecommendData;
   currency: string;
   /** D67's order the list was asked in. */
   rankBy?: string;
+  /** D61's purchase option the list was asked for. */
+  option?: PurchaseOption;
 }) {
   const { requirements } = data;
   const sources = useSources();
@@ -226,10 +232,16 @@ export function Results({
       </dl>
       <h2>Recommendations</h2>
       {first === undefined ? (
-        <p>No instance has enough memory for this stack.</p>
+        <p>
+          No instance{option === 'on_demand' ? '' : ` sold as ${OPTION_LABEL[option]}`} has enough
+          memory for this stack.
+        </p>
       ) : (
         <>
-          <p class="small">{RANK_TEXT[rankBy]}</p>
+          <p class="small">
+            {RANK_TEXT[rankBy]} Every price is {OPTION_LABEL[option].toLowerCase()}
+            {option === 'on_demand' ? '' : ', and only records sold so are ranked'}.
+          </p>
           <Sources
             providers={[...new Set(recommendations.map((r) => r.provider))]}
             sources={sources}

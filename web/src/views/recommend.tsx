@@ -18,7 +18,9 @@ import {
   providerLabel,
   providers as allProviders,
 } from '../places';
+import { optionParam, purchaseOptionOf } from '../purchase-options';
 import { navigate } from '../url-state';
+import { PurchaseOptionField, PurchaseOptionNote } from './purchase-option-field';
 import { useApi } from '../use-api';
 import { apiAnswer } from '../api';
 import { RateNote, type ExchangeRate } from '../rate-note';
@@ -51,6 +53,8 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
     .split(',')
     .filter((p) => p !== '' && (!placesLoaded() || allProviders().some((k) => k.name === p)));
   const currency = knownCurrency(params.get('currency')) ?? 'USD';
+  // D61: the same `purchase_option` as Instances, sent as it is; applied on Recommend.
+  const option = purchaseOptionOf(params);
   // D62 and D67: the same `arch` and `cpu_allocation` as Instances, sent as one-item arrays.
   const arch = oneOf(params.get('arch'), ARCH_OPTIONS);
   const allocation = oneOf(params.get('cpu_allocation'), ALLOCATION_OPTIONS);
@@ -61,6 +65,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
   const [scaleValue, setScaleValue] = useState(scale);
   const [budgetValue, setBudgetValue] = useState(budget);
   const [currencyValue, setCurrencyValue] = useState(currency);
+  const [optionValue, setOptionValue] = useState(option);
   const [citiesValue, setCitiesValue] = useState(cities);
   const [providersValue, setProvidersValue] = useState(providers);
   const [archValue, setArchValue] = useState(arch);
@@ -71,6 +76,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
   useEffect(() => setScaleValue(scale), [scale]);
   useEffect(() => setBudgetValue(budget), [budget]);
   useEffect(() => setCurrencyValue(currency), [currency]);
+  useEffect(() => setOptionValue(option), [option]);
   useEffect(() => setCitiesValue(cities), [cities.join(',')]);
   useEffect(() => setProvidersValue(providers), [providers.join(',')]);
   useEffect(() => setArchValue(arch), [arch]);
@@ -83,6 +89,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
         scale,
         ...(budget !== '' && Number.isFinite(Number(budget)) ? { budget_max: Number(budget) } : {}),
         ...(currency !== 'USD' ? { currency } : {}),
+        ...(option !== 'on_demand' ? { purchase_option: option } : {}),
         ...(cities.length > 0 ? { cities } : {}),
         ...(providers.length > 0 ? { providers } : {}),
         ...(arch !== '' ? { arch: [arch] } : {}),
@@ -122,6 +129,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
             scale: scaleValue === 'small' ? undefined : scaleValue,
             budget: budgetValue.trim(),
             currency: currencyValue === 'USD' ? undefined : currencyValue,
+            purchase_option: optionParam(optionValue),
             city: allCities()
               .map((c) => c.city)
               .filter((c) => citiesValue.includes(c))
@@ -243,7 +251,9 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
               ))}
             </select>
           </div>
+          <PurchaseOptionField id="rec-option" value={optionValue} onChange={setOptionValue} />
         </div>
+        <PurchaseOptionNote id="rec-option" option={optionValue} />
         <div class="row">
           <Choice id="rec-arch" label="Architecture" value={archValue} onChange={setArchValue}>
             {ARCH_OPTIONS}
@@ -283,7 +293,7 @@ export function RecommendView({ params }: { params: URLSearchParams }) {
           </Status>
         )}
         {submitted && result.data !== undefined && (
-          <Results data={result.data} currency={currency} rankBy={rank} />
+          <Results data={result.data} currency={currency} rankBy={rank} option={option} />
         )}
         {submitted && result.data !== undefined && (
           <RateNote rate={rate} observed={result.data.recommendations.map((r) => r.observed_at)} />

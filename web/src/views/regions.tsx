@@ -6,7 +6,14 @@ import { ErrorMessage, Link, Status } from '../components';
 import { count, gib, money } from '../format';
 import { FAMILIES, type InstanceTypeRow, type InstanceTypesData } from '../model';
 import { cities as allCities, cityName, placesAnswer, providerLabel, regions } from '../places';
-import { navigate } from '../url-state';
+import {
+  OPTION_LABEL,
+  optionParam,
+  purchaseOptionOf,
+  withPurchaseOption,
+} from '../purchase-options';
+import { keptState, navigate, type Kept } from '../url-state';
+import { PurchaseOptionField, PurchaseOptionNote } from './purchase-option-field';
 import { useApi } from '../use-api';
 import { RateNote } from '../rate-note';
 import { InferredMark, isInferred, useSources, type Sources } from '../provenance';
@@ -74,6 +81,7 @@ export function instanceTypesQuery(params: URLSearchParams): URLSearchParams {
   query.set('offset', String((pageParam(params) - 1) * PAGE_SIZE));
   const currency = displayOf(params).currency;
   if (currency !== 'USD') query.set('currency', currency);
+  withPurchaseOption(query, purchaseOptionOf(params));
   return query;
 }
 
@@ -130,20 +138,22 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
       onSort={() => toggleSort(id)}
     />
   );
-  const keep = { currency: params.get('currency') ?? undefined };
+  const keep = keptState(params);
   const sources = useSources();
+  const option = purchaseOptionOf(params);
 
   return (
     <section aria-labelledby="regions-view-title">
       <h1 id="regions-view-title">Regions side by side</h1>
       <p class="small">
-        Each instance type once, with its monthly price ({currency}) in every selected city; the
+        Each instance type once, with its monthly price ({currency}
+        {option === 'on_demand' ? '' : `, ${OPTION_LABEL[option]}`}) in every selected city; the
         cheapest cities of each row are in bold and marked. Sort by a column&apos;s header.
       </p>
       <FilterForm
         id="region-filters"
         label="Filter instance types"
-        active={activeFilters(params, [...PASSED, 'city', 'available_in'])}
+        active={activeFilters(params, [...PASSED, 'city', 'available_in', 'purchase_option'])}
         invalid={invalid !== undefined}
       >
         <SelectField
@@ -163,6 +173,11 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
           options={FAMILIES.map((f) => [f, f] as const)}
           onChange={(v) => setFilter('instance_family', v)}
           error={errorFor('instance_family')}
+        />
+        <PurchaseOptionField
+          id="r-purchase-option"
+          value={option}
+          onChange={(o) => navigate({ purchase_option: optionParam(o), page: undefined })}
         />
         <NumberFilter
           param="min_vcpu"
@@ -210,6 +225,7 @@ export function RegionsView({ params }: { params: URLSearchParams }) {
           </label>
         </fieldset>
       </FilterForm>
+      <PurchaseOptionNote id="r-purchase-option" option={option} />
       <ErrorMessage error={places.error} />
       {invalid === undefined && <ErrorMessage error={answer.error} onRetry={answer.reload} />}
       {data !== undefined && columns.length === 1 && (
@@ -316,7 +332,7 @@ function TypeRow({
   showProvider: boolean;
   currency: string;
   index: number;
-  keep: { currency?: string };
+  keep: Kept;
 }) {
   const cheapest = t.prices[t.cheapest_region];
   // A card's detail cells alternate between its two columns (styles.css, narrow screens).
