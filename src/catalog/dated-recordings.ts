@@ -6,14 +6,25 @@
 //   { "format": "cloudprice-dated-recordings-1",
 //     "recordings": [ { "observed_at": ISO, "source": text,
 //                       "listed": [ [region, instance id, hourly USD (, monthly USD)], ... ],
-//                       "delisted": [ [region, instance id], ... ] }, ... ] }
+//                       "delisted": [ [region, instance id], ... ],
+//                       "options": { "spot": { "listed": [ [region, instance id, hourly USD] ],
+//                                              "delisted": [ [region, instance id] ] }, ... } },
+//                   ... ] }
 //
 // Oldest first. The first recording lists everything it held; each later one is a change log
 // against the one before: `listed` names records new or re-priced at that recording, `delisted`
 // records it no longer held. Region codes are ours (section 4.5). Prices are the recorded text;
 // monthly, when not given, is hourly x 730 (D36). The snapshot's current files are the newest
 // recording (at its metadata's observed_at) and are not repeated here. Pure: parse and format.
+//
+// `options` (optional; D61): the on-demand entries above are the record's list price; a purchase
+// option other than on-demand has its own change log with the same rules, per option name:
+// `listed` the record's option new or re-priced (monthly always hourly x 730, D61, so no monthly
+// is given), `delisted` the record no longer sold under that option (the record itself stays).
+// An option is offered while its record is listed and the option is. A recording without
+// `options` changes no option; a file without any carries on-demand prices only.
 import { decimalToMicros, monthlyMicrosFromHourly } from './money.js';
+import { isPurchaseOption, optionPrice, type OtherPurchaseOption } from './purchase-options.js';
 
 export const DATED_RECORDINGS_FORMAT = 'cloudprice-dated-recordings-1';
 
@@ -36,12 +47,21 @@ export interface RecordedDelisting {
   readonly instanceId: string;
 }
 
+/** One purchase option's change log in one recording (monthly = hourly x 730, D61). */
+export interface RecordedOptionChanges {
+  readonly listed: readonly RecordedListing[];
+  readonly delisted: readonly RecordedDelisting[];
+}
+
 /** One dated recording, as a change log against the one before (the first: everything). */
 export interface DatedRecording {
   readonly observedAt: Date;
   readonly source: string;
+  /** On-demand list prices. */
   readonly listed: readonly RecordedListing[];
   readonly delisted: readonly RecordedDelisting[];
+  /** The other purchase options' change logs; absent: no option changed. */
+  readonly options?: Readonly<Partial<Record<OtherPurchaseOption, RecordedOptionChanges>>>;
 }
 
 export class DatedRecordingsError extends Error {
@@ -83,6 +103,19 @@ function listing(entry: unknown, where: string): RecordedListing {
   };
 }
 
+function optionListing(entry: unknown, where: string): RecordedListing {
+  if (!Array.isArray(entry) || entry.length !== 3) {
+    fail(`${where}: expected [region, instance id, hourly USD]`);
+  }
+  const { hourlyMicros, monthlyMicros } = optionPrice(usd(entry[2], where));
+  return {
+    regionCode: code(entry[0], where),
+    instanceId: code(entry[1], where),
+    hourlyMicros,
+    monthlyMicros,
+  };
+}
+
 function delisting(entry: unknown, where: string): RecordedDelisting {
   if (!Array.isArray(entry) || entry.length !== 2) fail(`${where}: expected [region, instance id]`);
   return { regionCode: code(entry[0], where), instanceId: code(entry[1], where) };
@@ -94,10 +127,51 @@ function entries(value: unknown, where: string): readonly unknown[] {
   return value;
 }
 
+function noRecordTwice(
+  entries: readonly (RecordedListing | RecordedDelisting)[],
+  where: string,
+): void {
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const key = recordKey(entry.regionCode, entry.instanceId);
+    if (seen.has(key)) fail(`${where}: ${entry.regionCode} ${entry.instanceId} named twice`);
+    seen.add(key);
+  }
+}
+
+/** A recording's `options`, checked as its on-demand entries are; counts what it read. */
+function optionChanges(
+  value: unknown,
+  where: string,
+  first: boolean,
+  count: (entries: number) => void,
+): DatedRecording['options'] {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) fail(`${where}: not an object`);
+  const out: Partial<Record<OtherPurchaseOption, RecordedOptionChanges>> = {};
+  for (const [name, changes] of Object.entries(value)) {
+    const at = `${where}.${name}`;
+    if (!isPurchaseOption(name) || name === 'on_demand') {
+      fail(`${at}: not a purchase option other than on_demand`);
+    }
+    if (!isObject(changes)) fail(`${at}: not an object`);
+    const listedRaw = entries(changes['listed'], `${at}.listed`);
+    const delistedRaw = entries(changes['delisted'], `${at}.delisted`);
+    count(listedRaw.length + delistedRaw.length);
+    if (first && delistedRaw.length > 0) fail(`${at}.delisted: the first lists all`);
+    const listed = listedRaw.map((e, i) => optionListing(e, `${at}.listed[${i}]`));
+    const delisted = delistedRaw.map((e, i) => delisting(e, `${at}.delisted[${i}]`));
+    noRecordTwice([...listed, ...delisted], at);
+    out[name] = { listed, delisted };
+  }
+  return out;
+}
+
 /**
  * The recordings of a parsed dated-recordings file, oldest first, checked: the format name,
  * strictly increasing whole-second UTC times, a source text each, well-formed entries, no
- * record twice in one recording, nothing delisted in the first. Throws DatedRecordingsError.
+ * record twice in one recording (per option), nothing delisted in the first, option names
+ * known. Throws DatedRecordingsError.
  */
 export function parseDatedRecordings(document: unknown): DatedRecording[] {
   if (!isObject(document) || document['format'] !== DATED_RECORDINGS_FORMAT) {
@@ -128,18 +202,21 @@ export function parseDatedRecordings(document: unknown): DatedRecording[] {
     }
     const listedRaw = entries(item['listed'], `${where}.listed`);
     const delistedRaw = entries(item['delisted'], `${where}.delisted`);
-    total += listedRaw.length + delistedRaw.length;
-    if (total > MAX_ENTRIES) fail(`more than ${MAX_ENTRIES} entries`);
+    const count = (more: number) => {
+      total += more;
+      if (total > MAX_ENTRIES) fail(`more than ${MAX_ENTRIES} entries`);
+    };
+    count(listedRaw.length + delistedRaw.length);
     if (index === 0 && delistedRaw.length > 0) fail(`${where}.delisted: the first lists all`);
     const listed = listedRaw.map((e, i) => listing(e, `${where}.listed[${i}]`));
     const delisted = delistedRaw.map((e, i) => delisting(e, `${where}.delisted[${i}]`));
-    const seen = new Set<string>();
-    for (const entry of [...listed, ...delisted]) {
-      const key = recordKey(entry.regionCode, entry.instanceId);
-      if (seen.has(key)) fail(`${where}: ${entry.regionCode} ${entry.instanceId} named twice`);
-      seen.add(key);
-    }
-    out.push({ observedAt, source, listed, delisted });
+    noRecordTwice([...listed, ...delisted], where);
+    const options = optionChanges(item['options'], `${where}.options`, index === 0, count);
+    out.push(
+      options === undefined
+        ? { observedAt, source, listed, delisted }
+        : { observedAt, source, listed, delisted, options },
+    );
   }
   return out;
 }
@@ -149,56 +226,117 @@ export function recordKey(regionCode: string, instanceId: string): string {
   return `${regionCode}\u0000${instanceId}`;
 }
 
+/**
+ * [region, instance id, hourly USD text], or with the monthly USD text too where the on-demand
+ * monthly is not hourly x 730 of the rounded micro-dollars (provider_d: exact text x 730).
+ * Option rows never carry one (D61: optionPrice()).
+ */
+type PriceRow = readonly [string, string, string] | readonly [string, string, string, string];
+
 /** A recording as the generators give it: prices as recorded text, not yet a change log. */
 export interface RecordingInput {
   readonly observedAt: string;
   readonly source: string;
-  /** Every record it held: [region, instance id, hourly USD text]. */
-  readonly prices: readonly (readonly [string, string, string])[];
+  /** Every record it held, on-demand. */
+  readonly prices: readonly PriceRow[];
+  /** Every option price it held, per option other than on-demand; absent: none recorded. */
+  readonly options?: Readonly<
+    Partial<Record<OtherPurchaseOption, readonly (readonly [string, string, string])[]>>
+  >;
+}
+
+/** One change log (`listed`, `delisted`) of `now` against `before`, keyed by recordKey. */
+function changeLog(
+  before: ReadonlyMap<string, string>,
+  rows: readonly PriceRow[],
+): { now: Map<string, string>; listed: PriceRow[]; delisted: [string, string][] } {
+  const now = new Map<string, string>();
+  const byKey = new Map<string, PriceRow>();
+  for (const row of rows) {
+    const key = recordKey(row[0], row[1]);
+    now.set(key, row[2]);
+    byKey.set(key, row);
+  }
+  const listed = [...byKey.entries()]
+    // The monthly, where given, follows from the hourly text: a change of either is one of it.
+    .filter(([key, row]) => before.get(key) !== row[2])
+    .map(([, row]) => row);
+  const delisted = [...before.keys()]
+    .filter((key) => !now.has(key))
+    .map((key) => key.split('\u0000') as [string, string]);
+  return { now, listed, delisted };
+}
+
+/** Entries one a line, sorted, at `indent`. */
+function entryLines(items: readonly (readonly string[])[], indent: string): string {
+  return [...items]
+    .map((item) => JSON.stringify(item))
+    .sort()
+    .map((text) => `${indent}${text}`)
+    .join(',\n');
+}
+
+function listText(name: string, items: readonly (readonly string[])[], indent: string): string {
+  return items.length === 0
+    ? `${indent}${JSON.stringify(name)}: []`
+    : `${indent}${JSON.stringify(name)}: [\n${entryLines(items, `${indent}  `)}\n${indent}]`;
 }
 
 /**
  * The dated-recordings file of `recordings` (oldest first, each complete), written as change
- * logs: one entry a line, sorted, so the same input gives the same bytes.
+ * logs: one entry a line, sorted, so the same input gives the same bytes. A recording's
+ * `options` is written only with the options that changed at it.
  */
 export function formatDatedRecordings(recordings: readonly RecordingInput[]): string {
   const parts: string[] = [];
   let before = new Map<string, string>();
+  const optionsBefore = new Map<OtherPurchaseOption, Map<string, string>>();
   for (const recording of recordings) {
-    const now = new Map<string, string>();
-    const rows = new Map<string, readonly [string, string, string]>();
-    for (const row of recording.prices) {
-      const key = recordKey(row[0], row[1]);
-      now.set(key, row[2]);
-      rows.set(key, row);
+    const onDemand = changeLog(before, recording.prices);
+    const optionParts: string[] = [];
+    for (const [name, rows] of Object.entries(recording.options ?? {}) as [
+      OtherPurchaseOption,
+      readonly PriceRow[],
+    ][]) {
+      const log = changeLog(optionsBefore.get(name) ?? new Map(), rows);
+      optionsBefore.set(name, log.now);
+      if (log.listed.length === 0 && log.delisted.length === 0) continue;
+      optionParts.push(
+        [
+          `        ${JSON.stringify(name)}: {`,
+          `${listText('listed', log.listed, '          ')},`,
+          listText('delisted', log.delisted, '          '),
+          '        }',
+        ].join('\n'),
+      );
     }
-    const listed = [...rows.entries()]
-      .filter(([key, row]) => before.get(key) !== row[2])
-      .map(([, row]) => row);
-    const delisted = [...before.keys()]
-      .filter((key) => !now.has(key))
-      .map((key) => key.split('\u0000') as [string, string]);
-    const lines = (items: readonly (readonly string[])[]) =>
-      [...items]
-        .map((item) => JSON.stringify(item))
-        .sort()
-        .map((text) => `        ${text}`)
-        .join(',\n');
+    // An option a recording no longer carries at all: every record of it is delisted.
+    for (const [name, map] of optionsBefore) {
+      if (recording.options?.[name] !== undefined || map.size === 0) continue;
+      const log = changeLog(map, []);
+      optionsBefore.set(name, log.now);
+      optionParts.push(
+        [
+          `        ${JSON.stringify(name)}: {`,
+          `${listText('listed', [], '          ')},`,
+          listText('delisted', log.delisted, '          '),
+          '        }',
+        ].join('\n'),
+      );
+    }
     parts.push(
       [
         '    {',
         `      "observed_at": ${JSON.stringify(recording.observedAt)},`,
         `      "source": ${JSON.stringify(recording.source)},`,
-        listed.length === 0
-          ? '      "listed": [],'
-          : `      "listed": [\n${lines(listed)}\n      ],`,
-        delisted.length === 0
-          ? '      "delisted": []'
-          : `      "delisted": [\n${lines(delisted)}\n      ]`,
+        `${listText('listed', onDemand.listed, '      ')},`,
+        optionParts.length === 0
+          ? listText('delisted', onDemand.delisted, '      ')
+          : `${listText('delisted', onDemand.delisted, '      ')},\n      "options": {\n${optionParts.join(',\n')}\n      }`,
         '    }',
       ].join('\n'),
     );
-    before = now;
+    before = onDemand.now;
   }
   return `{\n  "format": ${JSON.stringify(DATED_RECORDINGS_FORMAT)},\n  "recordings": [\n${parts.join(',\n')}\n  ]\n}\n`;
 }

@@ -1,10 +1,17 @@
 import type { Transaction } from 'kysely';
 import { recordKey, type DatedRecording } from '../catalog/dated-recordings.js';
 import type { ProviderCatalog } from '../catalog/offers.js';
-import { changeSides, classifyChange } from '../catalog/price-change-model.js';
-import type { PriceChange, PriceState } from '../catalog/price-change-model.js';
+import { changeSides } from '../catalog/price-change-model.js';
+import type { PriceChange } from '../catalog/price-change-model.js';
+import type { OtherPurchaseOption } from '../catalog/purchase-options.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import { providerPrices, type HistoryRun } from './history-apply.js';
+import {
+  recordedOptions,
+  ReplayLedger,
+  type CurrentFigure,
+  type ReplayEvent,
+} from './recordings-ledger.js';
 import { epochMs } from './sync-history.js';
 
 // A first fill's replay of a snapshot's dated recordings (D64), inside the apply transaction,
@@ -14,6 +21,11 @@ import { epochMs } from './sync-history.js';
 // carry the recorded dates. Computed in memory and written with multi-row INSERTs, so a year of
 // weekly recordings costs a few statements, not a sync each. The history apply that follows
 // (history-apply.ts) then finds every open period equal to its record and adds nothing.
+//
+// Purchase options (D61): the options the recordings carry (recordings-ledger.ts) get their own
+// periods and feed items, tagged with the option, at their recordings' times, the catalogue's
+// pricing_options being their newest recording. Options no recording carries (AWS's Reserved
+// prices: its recordings are on-demand only) are left to the history apply, as before.
 //
 // A recording's entry for a type the catalogue does not describe (an accelerator the adapter
 // leaves out, a type gone before the newest recording) is not replayed: its specs are unknown.
@@ -26,20 +38,6 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
     out.push(items.slice(start, start + size));
   }
   return out;
-}
-
-interface ReplayState extends PriceState {
-  /** When the record's current price was last seen listed (epoch ms). */
-  readonly listedAt: number;
-}
-
-interface ReplayEvent {
-  readonly key: string;
-  readonly at: number;
-  readonly syncId: string;
-  readonly kind: NonNullable<ReturnType<typeof classifyChange>>;
-  readonly before: ReplayState | undefined;
-  readonly after: ReplayState;
 }
 
 /** Whether any record of the provider has a price period: false until its first fill's. */
@@ -99,53 +97,42 @@ export async function replayRecordings(
   const instanceByCode = new Map(instances.map((i) => [i.instance_id, i]));
   const regionByCode = new Map(regions.map((r) => [r.region_code, r.id]));
 
-  const state = new Map<string, ReplayState>();
-  const where = new Map<string, { regionCode: string; instanceId: string }>();
-  const events: ReplayEvent[] = [];
-  const step = (key: string, after: ReplayState, at: number, syncId: string) => {
-    const before = state.get(key);
-    const kind = classifyChange(before, after);
-    state.set(key, after);
-    if (kind !== undefined) events.push({ key, at, syncId, kind, before, after });
-  };
-
+  const options = recordedOptions(recordings);
+  const ledger = new ReplayLedger(options);
+  const known = (entry: { regionCode: string; instanceId: string }) =>
+    instanceByCode.has(entry.instanceId) && regionByCode.has(entry.regionCode);
   for (const recording of recordings) {
     const at = epochMs(recording.observedAt, 'observedAt');
-    const syncId = recordingSyncId(run, at);
-    for (const entry of recording.listed) {
-      if (!instanceByCode.has(entry.instanceId) || !regionByCode.has(entry.regionCode)) continue;
-      const key = recordKey(entry.regionCode, entry.instanceId);
-      where.set(key, entry);
-      const { hourlyMicros, monthlyMicros } = entry;
-      step(key, { hourlyMicros, monthlyMicros, available: true, listedAt: at }, at, syncId);
-    }
-    for (const entry of recording.delisted) {
-      const key = recordKey(entry.regionCode, entry.instanceId);
-      const before = state.get(key);
-      if (before !== undefined) step(key, { ...before, available: false }, at, syncId);
-    }
+    ledger.applyRecording(recording, at, recordingSyncId(run, at), known);
   }
   // The catalogue is the newest recording, and complete: what it does not hold is gone.
   const at = epochMs(newest, 'observedAt');
-  const current = new Set<string>();
   const recordIds = new Map<string, number>();
+  const keyOfId = new Map<number, string>();
+  const placeOf = new Map<string, { regionCode: string; instanceId: string }>();
   for (const row of rows) {
     const key = recordKey(row.region_code, row.instance_id);
-    current.add(key);
     recordIds.set(key, Number(row.id));
-    where.set(key, { regionCode: row.region_code, instanceId: row.instance_id });
-    const prices = { hourlyMicros: row.hourly_micros, monthlyMicros: row.monthly_micros };
-    step(key, { ...prices, available: true, listedAt: at }, at, run.syncId);
+    keyOfId.set(Number(row.id), key);
+    placeOf.set(key, { regionCode: row.region_code, instanceId: row.instance_id });
   }
-  for (const [key, before] of [...state.entries()]) {
-    if (!current.has(key) && before.available) {
-      step(key, { ...before, available: false }, at, run.syncId);
-    }
-  }
+  ledger.applyCatalogue(
+    rows.map((row) => ({
+      key: recordKey(row.region_code, row.instance_id),
+      hourlyMicros: row.hourly_micros,
+      monthlyMicros: row.monthly_micros,
+      observedAt: at,
+    })),
+    await currentOptionFigures(trx, [...recordIds.values()], options, keyOfId),
+    at,
+    run.syncId,
+    (key) => placeOf.get(key)!,
+  );
 
+  const where = ledger.places;
   // Records only the older recordings held: stored unavailable, at their last price.
   const updatedAt = epochMs(run.completedAt, 'completedAt');
-  const gone = [...state.entries()].filter(([key]) => !current.has(key));
+  const gone = [...ledger.records.entries()].filter(([key]) => !recordIds.has(key));
   for (const part of chunks(gone, CHUNK)) {
     const inserted = await trx
       .insertInto('pricing')
@@ -186,12 +173,14 @@ export async function replayRecordings(
     if (id === undefined) throw new Error(`replayed record ${key} has no id`);
     return id;
   };
+  const events = ledger.events;
   const nextAt = new Map<ReplayEvent, number>();
   const latest = new Map<string, ReplayEvent>();
   for (const event of events) {
-    const previous = latest.get(event.key);
+    const figure = `${event.key}\n${event.option}`;
+    const previous = latest.get(figure);
     if (previous !== undefined) nextAt.set(previous, event.at);
-    latest.set(event.key, event);
+    latest.set(figure, event);
   }
   for (const part of chunks(events, CHUNK)) {
     await trx
@@ -206,6 +195,7 @@ export async function replayRecordings(
           monthly_micros: e.after.monthlyMicros,
           available: e.after.available ? 1 : 0,
           observed_at: e.after.listedAt,
+          purchase_option: e.option,
         })),
       )
       .execute();
@@ -230,16 +220,17 @@ export async function replayRecordings(
             new_hourly_micros: sides.new?.hourlyMicros ?? null,
             new_monthly_micros: sides.new?.monthlyMicros ?? null,
             run_id: run.runId,
+            purchase_option: e.option,
           };
         }),
       )
-      .returning(['id', 'pricing_id', 'at'])
+      .returning(['id', 'pricing_id', 'at', 'purchase_option'])
       .execute();
-    // Matched by record and time (one item per record per recording), not by position.
-    const idOf = new Map(ids.map((r) => [`${r.pricing_id} ${r.at}`, r.id]));
+    // Matched by record, option and time (one item per figure per recording), not by position.
+    const idOf = new Map(ids.map((r) => [`${r.pricing_id} ${r.at} ${r.purchase_option}`, r.id]));
     for (const e of part) {
       const pricingId = recordOf(e.key);
-      const id = idOf.get(`${pricingId} ${e.at}`);
+      const id = idOf.get(`${pricingId} ${e.at} ${e.option}`);
       const place = where.get(e.key);
       const instance = instanceByCode.get(place?.instanceId ?? '');
       if (id === undefined || place === undefined || instance === undefined) {
@@ -250,8 +241,7 @@ export async function replayRecordings(
         at: new Date(e.at),
         syncId: e.syncId,
         kind: e.kind,
-        // Dated recordings are of on-demand list prices (D64).
-        purchaseOption: 'on_demand',
+        purchaseOption: e.option,
         instance: {
           id: pricingId,
           provider: run.provider,
@@ -264,4 +254,38 @@ export async function replayRecordings(
     }
   }
   return stored;
+}
+
+/** The catalogue's figures of the replayed options, by option, keyed by recordKey. */
+async function currentOptionFigures(
+  trx: Transaction<CatalogDatabase>,
+  recordIds: readonly number[],
+  options: ReadonlySet<OtherPurchaseOption>,
+  keyOfId: ReadonlyMap<number, string>,
+): Promise<Map<OtherPurchaseOption, CurrentFigure[]>> {
+  const out = new Map<OtherPurchaseOption, CurrentFigure[]>();
+  if (options.size === 0) return out;
+  for (const ids of chunks(recordIds, CHUNK)) {
+    const rows = await trx
+      .selectFrom('pricing_options')
+      .where('pricing_id', 'in', ids)
+      .where('purchase_option', 'in', [...options])
+      .select(['pricing_id', 'purchase_option', 'hourly_micros', 'monthly_micros', 'observed_at'])
+      .execute();
+    for (const row of rows) {
+      // Selected by the names in `options`, so it is one of them.
+      const name = row.purchase_option as OtherPurchaseOption;
+      const key = keyOfId.get(Number(row.pricing_id));
+      if (key === undefined) throw new Error(`option of record ${row.pricing_id} has no record`);
+      const list = out.get(name) ?? [];
+      list.push({
+        key,
+        hourlyMicros: row.hourly_micros,
+        monthlyMicros: row.monthly_micros,
+        observedAt: row.observed_at,
+      });
+      out.set(name, list);
+    }
+  }
+  return out;
 }

@@ -289,6 +289,13 @@ describe('provider_c (AWS) bundled prices are the recorded ones', () => {
   });
 });
 
+/** The recording's option columns (README-gcp.md): Spot VMs, committed use 1y/3y (D61). */
+const GCE_OPTIONS = [
+  ['spot', 'spot_usd_hour'],
+  ['reserved_1y', 'cud_1y_usd_hour'],
+  ['reserved_3y', 'cud_3y_usd_hour'],
+] as const;
+
 describe('provider_d (Google Cloud) bundled prices are the recorded ones', () => {
   const recordFile = 'gcp-asia-compute-2026-07-30.csv';
   let recorded: Map<string, Record<string, string>>;
@@ -346,5 +353,115 @@ describe('provider_d (Google Cloud) bundled prices are the recorded ones', () =>
     expect(at('asia-northeast1', 'e2-standard-2')?.hourlyMicros).toBe(85_966);
     expect(at('asia-east2', 'n2-standard-2')?.hourlyMicros).toBe(135_886);
     expect(at('asia-northeast1', 'e2-medium')).toMatchObject({ vcpu: 2, monthlyMicros: 31_380_000 });
+  });
+
+  it('lists each recorded spot and committed-use price as its option (monthly = hourly x 730 in cents)', () => {
+    const counts: Record<string, number> = {};
+    for (const offer of catalog.offers) {
+      const key = `${offer.regionCode} ${offer.instanceId}`;
+      const row = recorded.get(key);
+      const want: Record<string, { hourlyMicros: number; monthlyMicros: number }> = {};
+      for (const [option, column] of GCE_OPTIONS) {
+        const usd = row?.[column] ?? '';
+        if (usd === '') continue;
+        const hourly = micros(usd, `${key} ${column}`);
+        want[option] = { hourlyMicros: hourly, monthlyMicros: monthlyMicrosFromHourly(hourly) };
+        counts[option] = (counts[option] ?? 0) + 1;
+      }
+      expect(offer.optionPrices ?? {}, key).toEqual(want);
+    }
+    expect(counts).toEqual({ spot: 1497, reserved_1y: 1476, reserved_3y: 1476 });
+  });
+
+  it('carries the option figures of the issue exactly (Tokyo e2-standard-2)', () => {
+    const e2 = catalog.offers.find(
+      (o) => o.regionCode === 'asia-northeast1' && o.instanceId === 'e2-standard-2',
+    );
+    const shown = Object.fromEntries(
+      Object.entries(e2?.optionPrices ?? {}).map(([option, p]) => [
+        option,
+        [hourlyFromMicros(p.hourlyMicros), monthlyFromMicros(p.monthlyMicros)],
+      ]),
+    );
+    expect(shown).toEqual({
+      spot: [0.0516, 37.66],
+      reserved_1y: [0.0542, 39.54],
+      reserved_3y: [0.0387, 28.24],
+    });
+  });
+
+  it('holds in recordings.json exactly the recorded weekly states of the listed records, per option', async () => {
+    const file = JSON.parse(
+      await readFile(new URL('provider_d/recordings.json', SNAPSHOTS), 'utf8'),
+    ) as {
+      recordings: {
+        observed_at: string;
+        listed: string[][];
+        delisted: string[][];
+        options?: Record<string, { listed: string[][]; delisted: string[][] }>;
+      }[];
+    };
+    const listed = new Set(
+      [...recorded.entries()].filter(([, r]) => r['in_gce_api_region'] === 'true').map(([k]) => k),
+    );
+    expect(catalog.offers.map((o) => `${o.regionCode} ${o.instanceId}`).sort()).toEqual(
+      [...listed].sort(),
+    );
+    // The state each recording describes, rebuilt from its change logs: `region type option`.
+    const state = new Map<string, string>();
+    const states: [string, Map<string, string>][] = [];
+    for (const r of file.recordings) {
+      const logs: [string, { listed: string[][]; delisted: string[][] }][] = [
+        ['on_demand', { listed: r.listed, delisted: r.delisted }],
+        ...Object.entries(r.options ?? {}),
+      ];
+      for (const [option, log] of logs) {
+        for (const [region, type] of log.delisted) state.delete(`${region} ${type} ${option}`);
+        for (const [region, type, usd] of log.listed) state.set(`${region} ${type} ${option}`, usd!);
+      }
+      states.push([r.observed_at, new Map(state)]);
+    }
+    // The recorded log, replayed version by version, kept to the listed records.
+    const log = await plainCsv('gcp-asia-history-2025-07-31_2026-07-30.csv');
+    const names: Record<string, string> = {
+      ondemand: 'on_demand',
+      spot: 'spot',
+      cud_1y: 'reserved_1y',
+      cud_3y: 'reserved_3y',
+    };
+    const byTime = new Map<string, Record<string, string>[]>();
+    for (const e of log) {
+      const group = byTime.get(e['observed']!) ?? [];
+      group.push(e);
+      byTime.set(e['observed']!, group);
+    }
+    const times = [...byTime.keys()];
+    expect(states.map(([t]) => t)).toEqual(times.map((t) => t.replace(' ', 'T')));
+    const replayed = new Map<string, string>();
+    for (const [index, time] of times.entries()) {
+      for (const e of byTime.get(time) ?? []) {
+        const record = `${e['region']} ${e['machine_type']}`;
+        if (!listed.has(record)) continue;
+        const key = `${record} ${names[e['option']!]}`;
+        if (e['event'] === 'delisted') replayed.delete(key);
+        else replayed.set(key, e['usd_hour']!);
+      }
+      const [, got] = states[index]!;
+      // Same figures (recorded text, trailing zeros aside) for the same records and options.
+      expect(
+        new Map([...got].map(([k, v]) => [k, micros(v, k)])),
+        time,
+      ).toEqual(new Map([...replayed].map(([k, v]) => [k, micros(v, k)])));
+    }
+    // Replayed to its end, the log is the current recording's figures of the listed records.
+    const current = new Map<string, number>();
+    for (const key of listed) {
+      const row = recorded.get(key)!;
+      current.set(`${key} on_demand`, micros(row['ondemand_usd_hour'], key));
+      for (const [option, column] of GCE_OPTIONS) {
+        if (row[column] !== '') current.set(`${key} ${option}`, micros(row[column], key));
+      }
+    }
+    expect(new Map([...replayed].map(([k, v]) => [k, micros(v, k)]))).toEqual(current);
   });
 });

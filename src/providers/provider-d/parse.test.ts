@@ -115,6 +115,53 @@ describe('provider_d parse', () => {
     expect(z3?.storageGb).toBeGreaterThan(0);
   });
 
+  it('prices spot and committed use as recorded, monthly = hourly x 730 in cents (D61)', () => {
+    // Tokyo e2-standard-2: hour_spot 0.051584, cud_1y_hour 0.0541584, cud_3y_hour 0.03868457.
+    expect(offer('e2-standard-2')?.optionPrices).toEqual({
+      spot: { hourlyMicros: 51_584, monthlyMicros: 37_660_000 },
+      reserved_1y: { hourlyMicros: 54_158, monthlyMicros: 39_540_000 },
+      reserved_3y: { hourlyMicros: 38_685, monthlyMicros: 28_240_000 },
+    });
+    // On-demand stays the list price; its monthly is the exact text x 730 (62.7549756 -> 62.75).
+    expect(offer('e2-standard-2')).toMatchObject({
+      hourlyMicros: 85_966,
+      monthlyMicros: 62_750_000,
+    });
+    // Spot differs per region; f1-micro and t2a have no committed use: spot only.
+    expect(offer('e2-standard-2', 'asia-east2')?.optionPrices?.spot?.hourlyMicros).toBe(19_416);
+    expect(Object.keys(offer('f1-micro')?.optionPrices ?? {})).toEqual(['spot']);
+    expect(Object.keys(offer('t2a-standard-1', 'asia-southeast1')?.optionPrices ?? {})).toEqual([
+      'spot',
+    ]);
+    expect(catalog.offers.every((o) => o.optionPrices?.spot !== undefined)).toBe(true);
+    expect(catalog.invalidOptionPrices).toBeUndefined();
+  });
+
+  it('refuses a bad option price alone: the row and its other options stay', () => {
+    const docs = documents() as {
+      machineTypes: unknown;
+      prices: { regions: { id: string; prices: Record<string, unknown>[] }[] };
+    };
+    const tokyo = docs.prices.regions.find((r) => r.id === 'asia-northeast1')!;
+    const row = (id: string) => tokyo.prices.find((p) => p['id'] === id)!;
+    row('e2-standard-2')['hour_spot'] = '-0.05';
+    row('e2-standard-2')['cud_1y_hour'] = 0.0541584; // a number, not the recorded text
+    row('e2-medium')['hour_spot'] = '0';
+    row('e2-medium')['cud_3y_hour'] = '1e-3';
+    row('n2-standard-2')['cud_1y_hour'] = '999999.5'; // above the hourly price ceiling
+    delete row('f1-micro')['hour_spot']; // absent: not sold so, not an error
+    const parsed = parseProviderDCatalog(docs, REGION_MAP);
+    const at = (id: string) =>
+      parsed.offers.find((o) => o.instanceId === id && o.regionCode === 'asia-northeast1');
+    expect(Object.keys(at('e2-standard-2')?.optionPrices ?? {})).toEqual(['reserved_3y']);
+    expect(at('e2-standard-2')?.hourlyMicros).toBe(85_966);
+    expect(Object.keys(at('e2-medium')?.optionPrices ?? {})).toEqual(['reserved_1y']);
+    expect(at('n2-standard-2')?.optionPrices?.reserved_1y).toBeUndefined();
+    expect(at('f1-micro')?.optionPrices).toBeUndefined();
+    expect(parsed.invalidOptionPrices).toBe(5);
+    expect(parsed.skippedRecords).toBe(0);
+  });
+
   it('multiplies the recorded decimal text exactly, rounding half-up to the cent', () => {
     expect(monthlyMicrosOfHourlyText('0.04298286')).toBe(31_380_000);
     expect(monthlyMicrosOfHourlyText('6.50651065753425')).toBe(4_749_750_000);

@@ -6,10 +6,19 @@
 // where not recorded). Prices (D36, D65): hourly = the recorded on-demand price in micro-dollars
 // (half-up past the sixth decimal); monthly = the recorded hourly x 730 computed exactly on its
 // decimal text and rounded half-up to the cent, never the sustained-use monthly figure.
+// Purchase options (D61): `spot` (Spot VMs), `reserved_1y`/`reserved_3y` (resource-based
+// committed use), each the recorded hourly price with monthly = hourly x 730 in whole cents
+// (optionPrice()); one the row does not carry is not sold so; one that is not a usable price is
+// refused alone (counted in invalidOptionPrices), the row and its other options stay.
 // Availability: a type is listed in a region only where the snapshot says Google's API offers it
 // there (`offered`): Google prices some types in regions that do not sell them.
 import { HOURS_PER_MONTH, MICROS_PER_DOLLAR, decimalToMicros } from '../../catalog/money.js';
 import type { InstanceOffer, ProviderCatalog } from '../../catalog/offers.js';
+import {
+  optionPrice,
+  type OptionPrices,
+  type OtherPurchaseOption,
+} from '../../catalog/purchase-options.js';
 import { UpstreamError } from '../../sync/upstream/upstream-error.js';
 import type { RegionMapping } from '../region-map.js';
 import { LIMITS, SkipTally, UNKNOWN_GPU_TYPE, validRecords } from '../upstream-values.js';
@@ -19,6 +28,7 @@ import { PROVIDER_D_NAME } from './regions.js';
 import {
   checkMachineType,
   checkMachineTypesDocument,
+  checkOptionPrice,
   checkPricesDocument,
   checkRegionPrice,
   type GceMachineType,
@@ -46,6 +56,37 @@ export function monthlyMicrosOfHourlyText(hourly: string): number {
   return Number(cents) * MICROS_PER_CENT;
 }
 
+/** Which column of a price row holds each option Google sells (D61). */
+export const OPTION_COLUMNS = {
+  spot: 'hour_spot',
+  reserved_1y: 'cud_1y_hour',
+  reserved_3y: 'cud_3y_hour',
+} as const satisfies Partial<Record<OtherPurchaseOption, keyof GceRegionPrice>>;
+
+function usableMicros(text: string): number | null {
+  const micros = decimalToMicros(text);
+  return micros === null || micros <= 0 || micros > LIMITS.maxHourlyUsd * MICROS_PER_DOLLAR
+    ? null
+    : micros;
+}
+
+/** The row's option prices, and how many it carried that were refused. */
+function optionPricesOf(price: GceRegionPrice): { prices: OptionPrices; refused: number } {
+  const prices: Partial<Record<OtherPurchaseOption, ReturnType<typeof optionPrice>>> = {};
+  let refused = 0;
+  for (const [option, column] of Object.entries(OPTION_COLUMNS) as [
+    keyof typeof OPTION_COLUMNS,
+    keyof GceRegionPrice,
+  ][]) {
+    const value = price[column];
+    if (value === null || value === undefined) continue;
+    const micros = checkOptionPrice.Check(value) ? usableMicros(value) : null;
+    if (micros === null) refused += 1;
+    else prices[option] = optionPrice(micros);
+  }
+  return { prices, refused };
+}
+
 function invalid(message: string): UpstreamError {
   return new UpstreamError('UPSTREAM_INVALID_DATA', `provider_d ${message}`);
 }
@@ -54,18 +95,13 @@ function offerOf(
   type: GceMachineType,
   price: GceRegionPrice,
   regionCode: string,
-): InstanceOffer | 'unclassified' | 'unusable_price' {
+): { offer: InstanceOffer; refusedOptions: number } | 'unclassified' | 'unusable_price' {
   const family = classifyMachineType(type.id);
   if (family === undefined) return 'unclassified';
-  const hourlyMicros = decimalToMicros(price.hour);
-  if (
-    hourlyMicros === null ||
-    hourlyMicros <= 0 ||
-    hourlyMicros > LIMITS.maxHourlyUsd * MICROS_PER_DOLLAR
-  ) {
-    return 'unusable_price';
-  }
-  return {
+  const hourlyMicros = usableMicros(price.hour);
+  if (hourlyMicros === null) return 'unusable_price';
+  const options = optionPricesOf(price);
+  const offer: InstanceOffer = {
     instanceId: type.id,
     instanceName: type.id,
     vcpu: type.vcpu,
@@ -80,11 +116,14 @@ function offerOf(
     hourlyMicros,
     monthlyMicros: monthlyMicrosOfHourlyText(price.hour),
     facts: gceMachineFacts(type),
+    ...(Object.keys(options.prices).length > 0 ? { optionPrices: options.prices } : {}),
   };
+  return { offer, refusedOptions: options.refused };
 }
 
 /**
- * The catalogue for our regions. A region of ours absent from prices.json is not synced (its
+ * The catalogue for our regions, with `invalidOptionPrices` when option prices were refused
+ * (present only when not 0). A region of ours absent from prices.json is not synced (its
  * records stay as they were); a price row naming a type missing from machine-types.json, or
  * failing its schema, is skipped and counted, as is a type whose series is not classified.
  * Throws UPSTREAM_INVALID_DATA when a document has the wrong envelope or no machine type is valid.
@@ -92,7 +131,7 @@ function offerOf(
 export function parseProviderDCatalog(
   documents: ProviderDDocuments,
   regionMap: readonly RegionMapping[],
-): ProviderCatalog {
+): ProviderCatalog & { readonly invalidOptionPrices?: number } {
   if (!checkMachineTypesDocument.Check(documents.machineTypes)) {
     throw invalid('machine-types.json: expected {machine_types: [...]}');
   }
@@ -111,6 +150,7 @@ export function parseProviderDCatalog(
   const regions = new Map(documents.prices.regions.map((r) => [r.id, r]));
   const reported = regionMap.filter((m) => regions.has(m.upstreamId));
   const offers: InstanceOffer[] = [];
+  let invalidOptionPrices = 0;
   for (const mapping of reported) {
     const rows = regions.get(mapping.upstreamId)?.prices ?? [];
     seen += rows.length;
@@ -130,11 +170,12 @@ export function parseProviderDCatalog(
         skipped.add('duplicate');
         continue;
       }
-      const offer = offerOf(type, row, mapping.regionCode);
-      if (typeof offer === 'string') skipped.add(offer);
+      const mapped = offerOf(type, row, mapping.regionCode);
+      if (typeof mapped === 'string') skipped.add(mapped);
       else {
         listed.add(row.id);
-        offers.push(offer);
+        offers.push(mapped.offer);
+        invalidOptionPrices += mapped.refusedOptions;
       }
     }
   }
@@ -145,5 +186,6 @@ export function parseProviderDCatalog(
     skippedRecords: skipped.total,
     skippedReasons: skipped.counts,
     entriesSeen: seen,
+    ...(invalidOptionPrices > 0 ? { invalidOptionPrices } : {}),
   };
 }

@@ -7,7 +7,6 @@ import { LIMITS, UpstreamId, UpstreamLabel } from '../upstream-values.js';
 
 /** A price as recorded: plain decimal text, up to 18 decimals (micro-dollars are kept). */
 const Price = Type.String({ pattern: '^(0|[1-9][0-9]{0,5})(\\.[0-9]{1,18})?$' });
-const OptionalPrice = Type.Union([Price, Type.Null()]);
 const Label = Type.Union([UpstreamLabel, Type.Null()]);
 
 /** One machine type as Google's API and the machine-type recordings state it. */
@@ -40,10 +39,14 @@ const RegionPrice = Type.Object({
   offered: Type.Boolean(),
   /** On-demand USD per hour. */
   hour: Price,
-  /** Kept for the purchase options (D61) of a later version; not read today. */
-  hour_spot: OptionalPrice,
-  cud_1y_hour: OptionalPrice,
-  cud_3y_hour: OptionalPrice,
+  /**
+   * The purchase options (D61), USD per hour: Spot VMs, and resource-based committed use for 1
+   * and 3 years (pricing.yml month_1y/month_3y / 730). null or absent: not sold so. Checked one
+   * by one (checkOptionPrice), so a bad option price costs that option, never the row.
+   */
+  hour_spot: Type.Optional(Type.Unknown()),
+  cud_1y_hour: Type.Optional(Type.Unknown()),
+  cud_3y_hour: Type.Optional(Type.Unknown()),
 });
 export type GceRegionPrice = Static<typeof RegionPrice>;
 
@@ -60,3 +63,4 @@ export const checkPricesDocument = Compile(
 );
 export const checkMachineType = Compile(MachineType);
 export const checkRegionPrice = Compile(RegionPrice);
+export const checkOptionPrice = Compile(Price);

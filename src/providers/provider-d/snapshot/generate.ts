@@ -3,9 +3,11 @@
 // machine type, with whether Google's API offers the type there) and
 // gcp-machine-types-2026-03-22.csv (API vCPUs and machine facts). Offline and deterministic;
 // a cell that is not what its column holds stops the generator naming the file, row and column.
-// Every priced row is kept with its `offered` flag (the adapter lists only offered ones), and
-// the spot and committed-use prices are kept for a later version's purchase options (D61).
+// Every priced row is kept with its `offered` flag (the adapter lists only offered ones), with
+// its spot and committed-use prices (the purchase options, D61). The bundled snapshot also
+// carries the year of weekly recordings before it as dated recordings (D64, history.ts).
 import { copyFile, readFile } from 'node:fs/promises';
+import { formatDatedRecordings, type RecordingInput } from '../../../catalog/dated-recordings.js';
 import path from 'node:path';
 import {
   RecordedDataError,
@@ -25,11 +27,14 @@ import {
   type SnapshotFile,
 } from '../../snapshot/snapshot-output.js';
 import { PROVIDER_D_NAME, PROVIDER_D_REGIONS } from '../regions.js';
+import { gceDatedRecordings, HISTORY_FILE, type CurrentPrices } from './history.js';
+import { optionProvenance, recordingsNote, type RecordingsSummary } from './option-provenance.js';
 
 export const COMPUTE_FILE = 'gcp-asia-compute-2026-07-30.csv';
 export const MACHINE_TYPES_FILE = 'gcp-machine-types-2026-03-22.csv';
 export const NOTICE_FILE = 'NOTICE.md';
 export const LICENCE_FILE = 'LICENSE-Apache-2.0.txt';
+export const RECORDINGS_FILE = 'recordings.json';
 /** `about.generated` of the recorded pricing.yml (README-gcp.md). */
 export const OBSERVED_AT = '2026-07-30T06:13:17Z';
 
@@ -111,7 +116,7 @@ const orNull = (row: CsvRow, column: string): string | null => {
 /** pricing.yml's prices carry up to 16 decimals: kept as text. */
 const PRICE = /^(0|[1-9]\d{0,5})(\.\d{1,18})?$/;
 
-function priceCell(row: CsvRow, column: string): string {
+export function priceCell(row: CsvRow, column: string): string {
   const text = cell(row, column);
   if (!PRICE.test(text) || /^0(\.0+)?$/.test(text)) {
     throw new RecordedDataError(`${at(row, column)}: "${text}" is not a positive price`);
@@ -162,6 +167,8 @@ interface Recorded {
   readonly types: readonly MachineTypeDoc[];
   readonly prices: readonly PriceDoc[];
   readonly leftOut: readonly string[];
+  /** Every priced row of the recording, left-out types included (the history's check). */
+  readonly everyPrice: readonly CurrentPrices[];
 }
 
 async function readGceRecordings(): Promise<Recorded> {
@@ -172,6 +179,7 @@ async function readGceRecordings(): Promise<Recorded> {
   const types = new Map<string, MachineTypeDoc>();
   const leftOut = new Map<string, string>();
   const prices: PriceDoc[] = [];
+  const everyPrice: CurrentPrices[] = [];
   const seen = new Set<string>();
   for (const row of compute) {
     const region = cell(row, 'region');
@@ -183,29 +191,29 @@ async function readGceRecordings(): Promise<Recorded> {
     const key = `${region} ${id}`;
     if (seen.has(key)) throw new RecordedDataError(`${at(row, 'machine_type')}: ${key} twice`);
     seen.add(key);
+    const doc = {
+      id,
+      offered: choiceCell(row, 'in_gce_api_region', ['true', 'false']) === 'true',
+      hour: priceCell(row, 'ondemand_usd_hour'),
+      hour_spot: optionalPrice(row, 'spot_usd_hour'),
+      cud_1y_hour: optionalPrice(row, 'cud_1y_usd_hour'),
+      cud_3y_hour: optionalPrice(row, 'cud_3y_usd_hour'),
+    };
+    everyPrice.push({ region, ...doc });
     const reason = leftOutBecause(row, facts.get(id));
     if (reason !== null) {
       leftOut.set(id, reason);
       continue;
     }
     if (!types.has(id)) types.set(id, machineTypeDoc(row, facts.get(id)!));
-    prices.push({
-      region,
-      doc: {
-        id,
-        offered: choiceCell(row, 'in_gce_api_region', ['true', 'false']) === 'true',
-        hour: priceCell(row, 'ondemand_usd_hour'),
-        hour_spot: optionalPrice(row, 'spot_usd_hour'),
-        cud_1y_hour: optionalPrice(row, 'cud_1y_usd_hour'),
-        cud_3y_hour: optionalPrice(row, 'cud_3y_usd_hour'),
-      },
-    });
+    prices.push({ region, doc });
   }
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   return {
     types: [...types.values()].sort(byId),
     prices,
     leftOut: [...leftOut].sort().map(([id, why]) => `${id}: ${why}`),
+    everyPrice,
   };
 }
 
@@ -223,15 +231,21 @@ function pricesText(prices: readonly PriceDoc[]): string {
   return `{\n  "regions": [\n${regions.join(',\n')}\n  ]\n}\n`;
 }
 
-function metadataText(recorded: Recorded, fixture: boolean): string {
+const SOURCE =
+  'Google Cloud Billing Catalog API prices as recorded in Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml @ fd66b26 (2026-07-30); machine types: GCE API export and Cyclenerd/google-cloud-compute-machine-types';
+const PRICE_ATTRIBUTION =
+  'Contains data from Cyclenerd/google-cloud-pricing-cost-calculator, Copyright 2022-2025 Nils Knieling, Apache License 2.0 (prices from the Google Cloud Billing Catalog API); filtered and reshaped';
+
+function metadataText(
+  recorded: Recorded,
+  fixture: boolean,
+  recordings: RecordingsSummary | undefined,
+): string {
   const offered = recorded.prices.filter((p) => p.doc.offered).length;
   const metadata = {
     provider: PROVIDER_D_NAME,
-    data_source: {
-      observed_at: OBSERVED_AT,
-      source:
-        'Google Cloud Billing Catalog API prices as recorded in Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml @ fd66b26 (2026-07-30); machine types: GCE API export and Cyclenerd/google-cloud-compute-machine-types',
-    },
+    data_source: { observed_at: OBSERVED_AT, source: SOURCE },
+    ...(recordings === undefined ? {} : { dated_recordings: RECORDINGS_FILE }),
     upstream:
       'Google Cloud Billing Catalog API SKUs, reshaped weekly into pricing.yml by Cyclenerd/google-cloud-pricing-cost-calculator (build/pricing.pl); no keyless price file exists, so this layout is the upstream (PROVIDER_D_URL: this directory or an HTTP(S) mirror of it)',
     recorded_in: [
@@ -250,8 +264,17 @@ function metadataText(recorded: Recorded, fixture: boolean): string {
       priced_rows: recorded.prices.length,
       offered_rows: offered,
     },
+    purchase_options: optionProvenance(recorded.prices, {
+      source: SOURCE,
+      observed_at: OBSERVED_AT,
+      attribution: PRICE_ATTRIBUTION,
+      computeFile: COMPUTE_FILE,
+    }),
     prices:
-      'hour is the recorded on-demand USD/hour (Linux, vCPU + RAM + GPU + bundled Local SSD; no boot disk, licence or network); hour_spot and cud_1y_hour/cud_3y_hour (month_1y/3y / 730, as recorded) are kept for purchase options and not read yet. A row with offered false is priced by Google but not offered in that region by its API, and is not listed.',
+      "hour is the recorded on-demand USD/hour (Linux, vCPU + RAM + GPU + bundled Local SSD; no boot disk, licence or network); hour_spot is the Spot VM USD/hour, cud_1y_hour/cud_3y_hour the resource-based committed-use USD/hour (month_1y/3y / 730, as recorded), null where the type is not sold so (f1-micro and g1-small: the calculator's committed-use figures are fallbacks, not prices). Every option's monthly is hourly x 730 (D61); the recorded sustained-use monthly figure is never used. A row with offered false is priced by Google but not offered in that region by its API, and is not listed.",
+    ...(recordings === undefined
+      ? {}
+      : { dated_recordings_note: recordingsNote(recordings, RECORDINGS_FILE, HISTORY_FILE) }),
     left_out: recorded.leftOut,
     ...(fixture
       ? { fixture: `test copy: machine types ${[...FIXTURE_TYPES].sort().join(', ')}` }
@@ -262,6 +285,26 @@ function metadataText(recorded: Recorded, fixture: boolean): string {
 
 async function noticeText(): Promise<string> {
   return readFile(path.join(SOURCES_DIR, 'NOTICE-gcp.md'), 'utf8');
+}
+
+async function recordingsOf(recorded: Recorded): Promise<RecordingsSummary> {
+  const listed = new Set(
+    recorded.prices.filter((p) => p.doc.offered).map((p) => `${p.region} ${p.doc.id}`),
+  );
+  const { recordings, changes } = await gceDatedRecordings(
+    recorded.everyPrice,
+    (region, id) => listed.has(`${region} ${id}`),
+    priceCell,
+    OBSERVED_AT,
+  );
+  const times = recordings.map((r: RecordingInput) => r.observedAt.slice(0, 10));
+  return {
+    text: formatDatedRecordings(recordings),
+    count: recordings.length,
+    first: times[0] ?? '',
+    last: times.at(-1) ?? '',
+    logChanges: changes,
+  };
 }
 
 /** Writes the snapshot under `outDir` (all recorded types, or the fixture's few); returns names. */
@@ -275,14 +318,18 @@ export async function generateProviderDSnapshot(
         types: all.types.filter((t) => FIXTURE_TYPES.has(t.id)),
         prices: all.prices.filter((p) => FIXTURE_TYPES.has(p.doc.id)),
         leftOut: all.leftOut,
+        everyPrice: all.everyPrice,
       }
     : all;
+  // The test copy carries no recordings (as provider_c's): its first fill stays a plain sync.
+  const recordings = fixture ? undefined : await recordingsOf(recorded);
   const files: SnapshotFile[] = [
     ['machine-types.json', `{\n  ${linesOf('machine_types', recorded.types, '  ')}\n}\n`],
     ['prices.json', pricesText(recorded.prices)],
-    ['metadata.json', metadataText(recorded, fixture)],
+    ['metadata.json', metadataText(recorded, fixture, recordings)],
     [NOTICE_FILE, await noticeText()],
   ];
+  if (recordings !== undefined) files.push([RECORDINGS_FILE, recordings.text]);
   const written = await writeSnapshotFiles(outDir, files);
   await copyFile(path.join(SOURCES_DIR, LICENCE_FILE), path.join(outDir, LICENCE_FILE));
   return [...written, LICENCE_FILE];
