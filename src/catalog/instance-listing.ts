@@ -3,7 +3,7 @@
 // The cache belongs to one catalogue version: a new index starts an empty one, so a response is
 // never served for a version other than the one it was built from.
 //
-// A miss builds its body as one string (a join of the records' JSON serialised at build): a
+// A miss builds its body as one string (a join of the records' JSON the index keeps): a
 // string lives on the V8 heap and dies young, where every Buffer is an off-heap allocation that
 // V8 counts as external memory and answers with a full Mark-Compact once enough piles up (one
 // every ~0.3 s under a stream of misses when each miss made three 28 KB Buffers;

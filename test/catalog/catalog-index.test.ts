@@ -2,7 +2,7 @@
 // (what /recommend ranks), and the other-currency memo's bound.
 import { describe, expect, it } from 'vitest';
 import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
-import { CONVERTED_JSON_MAX_BYTES } from '../../src/catalog/index/record-texts.js';
+import { CONVERTED_JSON_MAX_BYTES, RecordTexts } from '../../src/catalog/index/record-texts.js';
 import { toInstanceRecord } from '../../src/catalog/instance-json.js';
 import { moneyView } from '../../src/catalog/money-view.js';
 import type { LoadedRates } from '../../src/catalog/rate-table.js';
@@ -242,5 +242,30 @@ describe('CatalogIndex.forOption (D61)', () => {
     expect(text[0].pricing['purchase_option']).toBe('spot');
     expect(text[0]).toEqual(toInstanceRecord(row));
     expect(JSON.parse(spot.json(row.id)!)).toEqual(toInstanceRecord(row));
+  });
+});
+
+describe('RecordTexts: the USD texts kept', () => {
+  const records = rows(300);
+  it('keeps texts up to its bound and serialises the rest per use, the same text either way', () => {
+    const one = JSON.stringify(toInstanceRecord(records[0]!)).length;
+    const texts = new RecordTexts(records, true, one * 100);
+    const all = records.map((_, p) => p);
+    const first = texts.array(all, undefined);
+    expect(JSON.parse(first)).toEqual(records.map((r) => toInstanceRecord(r)));
+    // About 100 of the 300 are kept, never more than the bound.
+    expect(texts.bytes).toBeGreaterThan(one * 90);
+    expect(texts.bytes).toBeLessThanOrEqual(one * 100);
+    expect(texts.array(all, undefined)).toBe(first);
+    expect(texts.at(299)).toBe(JSON.stringify(toInstanceRecord(records[299]!)));
+    expect(texts.at(300)).toBeUndefined();
+    expect(texts.bytes).toBeLessThanOrEqual(one * 100);
+  });
+
+  it('keeps nothing until a record is asked for', () => {
+    const texts = new RecordTexts(records);
+    expect(texts.bytes).toBe(0);
+    texts.at(5);
+    expect(texts.bytes).toBe(Buffer.byteLength(texts.at(5)!));
   });
 });

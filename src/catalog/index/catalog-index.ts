@@ -6,9 +6,9 @@
 //
 // Layout (per record, by position = index in id order):
 //   - the rows themselves (InstanceRow, strings interned across records) and their ids,
-//   - the record's API JSON, serialised once, as one string per record (a page is one join of
-//     them: strings live on the V8 heap, so a request allocates no off-heap Buffer, see ADR 0009;
-//     record-texts.ts),
+//   - the record's API JSON, serialised on first use and kept (within a bound), as one string
+//     per record (a page is one join of them: strings live on the V8 heap, so a request
+//     allocates no off-heap Buffer, see ADR 0009; record-texts.ts),
 //   - filter columns in typed arrays (numbers, and small codes for provider/region/family and
 //     the D62 architecture and CPU allocation),
 //   - for each of the 12 sort columns and both directions, the order (`perm`) and each
@@ -44,7 +44,7 @@ function pageBounds(limit: number, offset: number): void {
  *
  * Reading API (what routes, the CLI and other read models build on):
  * - `version`, `lastSuccessfulSync`, `size`, `records` (every available record, id order)
- * - `get(id)`: one record; `json(id)`: its API JSON (spec 2.1), serialised once
+ * - `get(id)`: one record; `json(id)`: its API JSON (spec 2.1), serialised on first use
  * - `query(InstanceQuery)`: one page and the total, exactly as the SQL path answers
  *   (D15, D16, D18; `storage/catalog-queries.ts` stays the reference, compared in tests)
  * - `filter(InstanceFilter, sort?, order?)`: every matching record in order (CSV, grouping)
@@ -91,7 +91,7 @@ export class CatalogIndex {
       if (this.#ids[p] === this.#ids[p - 1]) throw new Error(`record id ${this.#ids[p]} twice`);
     }
 
-    // D61: only the on-demand index serialises every record at build (record-texts.ts).
+    // D61: an option's index keeps its texts in the bounded memo only (record-texts.ts).
     this.#texts = new RecordTexts(rows, source.purchaseOption === 'on_demand');
     this.#selection = new RecordSelection(rows);
     this.byMonthlyPrice = Object.freeze(
@@ -135,7 +135,7 @@ export class CatalogIndex {
     return this.records.length;
   }
 
-  /** Bytes of the records' serialised JSON (USD), all records together. */
+  /** Bytes of the records' USD JSON texts kept so far (record-texts.ts). */
   get jsonBytes(): number {
     return this.#texts.bytes;
   }
@@ -168,7 +168,7 @@ export class CatalogIndex {
     return p < 0 ? undefined : this.records[p];
   }
 
-  /** The record's API JSON (spec 2.1), serialised at build. */
+  /** The record's API JSON (spec 2.1). */
   json(id: number): string | undefined {
     const p = this.#position(id);
     return p < 0 ? undefined : this.#texts.at(p);
@@ -176,7 +176,7 @@ export class CatalogIndex {
 
   /**
    * `[json,json,...]` of these records (each must be one of this index's records), with prices
-   * in `money`'s currency (D43; USD when omitted). USD text is the one serialised at build;
+   * in `money`'s currency (D43; USD when omitted). USD text is the one kept for the record;
    * another currency's is serialised on first use and kept in a bounded memo.
    */
   jsonArray(rows: readonly InstanceRow[], money?: MoneyView): string {

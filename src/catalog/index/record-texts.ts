@@ -2,18 +2,24 @@
 // the `[json,json,...]` arrays a page or /recommend answer is made of.
 //
 // Invariants:
-//   - the USD text of every position is serialised once, at build, and never changes (the
-//     on-demand index; an option's index, D61, serialises its USD texts on use into the memo
-//     below instead: five more copies of every record's text would be most of the heap);
-//   - a text in another currency (D43) is serialised on first use and kept in a memo bounded by
-//     CONVERTED_JSON_MAX_BYTES, keyed by the currency and rates (moneyKey) and the position, so
-//     the same key always gives the same text;
+//   - a record's USD text is serialised on first use; the on-demand index keeps it (never to
+//     change) while the texts it keeps stay within USD_JSON_MAX_BYTES, which holds every text of
+//     catalogues up to ~50,000 records (a default start holds ~3 MB), so those pay each
+//     serialisation once; beyond it (a world-size catalogue with every option listed, ~1.9 KB a
+//     record) a text not kept is serialised per use. Serialising every record at build made the
+//     100,000-record index take 2.3 s and +420 MB (bench:world);
+//   - an option's index (D61) and every currency other than USD (D43) go through the memo below,
+//     bounded by CONVERTED_JSON_MAX_BYTES, keyed by the currency and rates (moneyKey) and the
+//     position, so the same key always gives the same text;
 //   - texts are strings on the V8 heap, never copied into a Buffer (ADR 0009), and one index's
 //     texts (memo included) are dropped with the index.
 import { LRUCache } from 'lru-cache';
 import { moneyView, type MoneyView } from '../money-view.js';
 import type { InstanceRow } from '../records.js';
 import { toInstanceRecord } from '../instance-json.js';
+
+/** Upper bound of the USD texts the on-demand index keeps, in UTF-8 bytes (JSON is ASCII). */
+export const USD_JSON_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Upper bound of the records serialised in currencies other than USD (D43), per index, in bytes
@@ -35,48 +41,53 @@ function moneyKey(money: MoneyView): string {
 /** The serialised records of one index; `rows` are the index's records in id order. */
 export class RecordTexts {
   readonly #rows: readonly InstanceRow[];
-  /** The API JSON (USD) of position p, serialised at build; undefined: serialised on use. */
-  readonly #json: readonly string[] | undefined;
-  /** UTF-8 bytes of all of #json together. */
-  readonly bytes: number;
+  /** The USD text of position p once kept; undefined for the whole: kept in the memo only. */
+  readonly #json: (string | undefined)[] | undefined;
+  /** UTF-8 bytes of the USD texts kept in #json (at most USD_JSON_MAX_BYTES). */
+  #bytes = 0;
   /** Records' JSON in other currencies, by `${moneyKey}#${position}`. */
   readonly #converted = new LRUCache<string, string>({
     maxSize: CONVERTED_JSON_MAX_BYTES,
     sizeCalculation: (json, key) => (json.length + key.length) * 2 + 64,
   });
 
-  /** `serialiseAll` false: every text, USD too, is serialised on first use into the memo. */
-  constructor(rows: readonly InstanceRow[], serialiseAll = true) {
+  readonly #maxBytes: number;
+
+  /**
+   * `keepUsd` false: USD texts go through the bounded memo too (an option's index, D61).
+   * `maxBytes`: the bound of the USD texts kept (tests set a small one).
+   */
+  constructor(rows: readonly InstanceRow[], keepUsd = true, maxBytes = USD_JSON_MAX_BYTES) {
     this.#rows = rows;
-    if (!serialiseAll) {
-      this.#json = undefined;
-      this.bytes = 0;
-      return;
+    this.#maxBytes = maxBytes;
+    this.#json = keepUsd ? new Array<string | undefined>(rows.length) : undefined;
+  }
+
+  /** UTF-8 bytes of the USD texts kept (not those in the memo). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The USD text of position p, serialised on first use and kept while the bound allows. */
+  #usd(p: number): string {
+    const kept = this.#json![p];
+    if (kept !== undefined) return kept;
+    const text = JSON.stringify(toInstanceRecord(this.#rows[p]!));
+    // Measured, which flattens it while young: JSON.stringify may return a rope of parts, and
+    // a kept rope's parts outlive two scavenges and are promoted (issue 9: ~30 MB of old-space
+    // garbage for 50,000 records); flattened now, the parts die in the next scavenge.
+    const bytes = Buffer.byteLength(text);
+    if (this.#bytes + bytes <= this.#maxBytes) {
+      this.#json![p] = text;
+      this.#bytes += bytes;
     }
-    const n = rows.length;
-    // Serialise every record once. Kept as strings, not copied into a Buffer: a page is then
-    // one string join on the V8 heap (young-generation garbage once sent), where a Buffer per
-    // page was an off-heap allocation that pushed V8 into a full Mark-Compact every ~0.3 s
-    // under load ("external memory"; docs/performance.md).
-    // Measured (flattened) right after it is made: JSON.stringify returns a rope of parts, and
-    // a rope kept until a later pass outlives two scavenges, so its parts were promoted and
-    // left ~30 MB of old-space garbage for 50,000 records; flattened while young, the parts die
-    // in the next scavenge and the flat text is all that is promoted (issue 9).
-    const json = new Array<string>(n);
-    let bytes = 0;
-    for (let p = 0; p < n; p++) {
-      const text = JSON.stringify(toInstanceRecord(rows[p]!));
-      bytes += Buffer.byteLength(text);
-      json[p] = text;
-    }
-    this.#json = json;
-    this.bytes = bytes;
+    return text;
   }
 
   /** The USD text of position p. */
   at(p: number): string | undefined {
-    if (this.#json !== undefined) return this.#json[p];
-    return p >= 0 && p < this.#rows.length ? this.#memoised(USD_VIEW, 'USD#', p) : undefined;
+    if (p < 0 || p >= this.#rows.length) return undefined;
+    return this.#json === undefined ? this.#memoised(USD_VIEW, 'USD#', p) : this.#usd(p);
   }
 
   /**
@@ -88,10 +99,9 @@ export class RecordTexts {
     // Concatenated, not joined: `+` on long strings makes a rope (a cons string: two pointers),
     // where a join copies every record's text once more. The rope is flattened once, where
     // the body's length is taken (Fastify's Buffer.byteLength), instead of after a copy.
-    const json = this.#json;
     if (positions.length === 0) return '[]';
-    let out = `[${json[positions[0]!]!}`;
-    for (let i = 1; i < positions.length; i++) out += `,${json[positions[i]!]!}`;
+    let out = `[${this.#usd(positions[0]!)}`;
+    for (let i = 1; i < positions.length; i++) out += `,${this.#usd(positions[i]!)}`;
     return `${out}]`;
   }
 
