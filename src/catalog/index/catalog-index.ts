@@ -11,9 +11,9 @@
 //     allocates no off-heap Buffer, see ADR 0009; record-texts.ts),
 //   - filter columns in typed arrays (numbers, and small codes for provider/region/family and
 //     the D62 architecture and CPU allocation),
-//   - for each of the 12 sort columns and both directions, the order (`perm`) and each
-//     position's place in it (`rank`): 2 x 12 x 2 x 4 bytes = 192 bytes a record, plus each
-//     column's sort keys in ascending order (12 x 8 = 96 bytes a record; sort-orders.ts),
+//   - for each sort column a query used (built on its first use) and both directions, the
+//     order (`perm`) and each position's place in it (`rank`): 2 x 2 x 4 = 16 bytes a record,
+//     plus the column's sort keys in ascending order (8 bytes a record; sort-orders.ts),
 //   - posting lists for the equality filters (provider, region, family, has_gpu).
 // The columns, orders and posting lists, and the selection of a page off them, are in
 // record-selection.ts. Every part is built once, here, from the same rows in the same order,

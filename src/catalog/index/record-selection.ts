@@ -4,14 +4,14 @@
 // Holds, per position: the numeric filter columns (Float64Array) and small codes for provider,
 // region and family; a posting list per equality filter value (provider, region, family,
 // has_gpu); and, per sort column and direction, the order and each position's rank in it
-// (sort-orders.ts). A selection scans the smallest candidate set its filters allow (a posting
+// (sort-orders.ts), built on the column's first use. A selection scans the smallest candidate set its filters allow (a posting
 // list, or a binary-searched range of a numeric column's order), tests every condition on the
 // columns, counts the total and collects the matches' ranks in the requested order.
 //
 // Invariants:
-//   - every array is built once, from the index's rows, and never written afterwards (apart
-//     from the rank scratch space, which one selection at a time uses: selections run
-//     synchronously);
+//   - every array is built once (a sort column's on its first use), from the index's rows, and
+//     never written afterwards (apart from the rank scratch space, which one selection at a
+//     time uses: selections run synchronously);
 //   - each posting list holds positions ascending, and every position is in exactly one list
 //     per filter;
 //   - a selection is the page and total CatalogStore.queryInstances answers for the same
@@ -22,13 +22,7 @@ import type { InstanceRow } from '../records.js';
 import { INSTANCE_FAMILIES, PROVIDER_NAMES } from '../model.js';
 import { foldAsciiCase } from '../text-search.js';
 import { CPU_ALLOCATIONS, CPU_ARCHITECTURES } from '../machine-facts.js';
-import {
-  buildColumnOrders,
-  lowerBound,
-  OrderScratch,
-  SORT_COLUMNS,
-  type ColumnOrders,
-} from './sort-orders.js';
+import { buildColumnOrders, lowerBound, OrderScratch, type ColumnOrders } from './sort-orders.js';
 
 /** Positions of the matching records in the requested order, and how many match in all. */
 export interface Selection {
@@ -105,7 +99,8 @@ export class RecordSelection {
   readonly #byFamily: Int32Array[];
   readonly #withGpu: Int32Array;
   readonly #withoutGpu: Int32Array;
-  readonly #orders: ReadonlyMap<SortColumn, ColumnOrders>;
+  /** Each sort column's orders, built on the column's first use (most queries sort by price). */
+  readonly #orders = new Map<SortColumn, ColumnOrders>();
 
   /** Per-query scratch space (queries run synchronously, one at a time). */
   readonly #scratchRanks: Int32Array;
@@ -141,10 +136,6 @@ export class RecordSelection {
     const [withoutGpu, withGpu] = postings(gpuFlags, 2);
     this.#withGpu = withGpu!;
     this.#withoutGpu = withoutGpu!;
-    const scratch = new OrderScratch(n);
-    this.#orders = new Map(
-      SORT_COLUMNS.map((column) => [column, buildColumnOrders(rows, column, scratch)]),
-    );
     this.#scratchRanks = new Int32Array(n);
   }
 
@@ -161,9 +152,23 @@ export class RecordSelection {
     return this.#searchText;
   }
 
+  /**
+   * A column's orders, built on its first use: an index built for every column paid 12 sorts
+   * and 288 bytes a record for orders most queries never read (an option's index, D61, at
+   * 100,000 records: ~30 MB).
+   */
+  #ordersOf(column: SortColumn): ColumnOrders {
+    let orders = this.#orders.get(column);
+    if (orders === undefined) {
+      orders = buildColumnOrders(this.#rows, column, new OrderScratch(this.#rows.length));
+      this.#orders.set(column, orders);
+    }
+    return orders;
+  }
+
   /** Every position in this column's order (ties on id ascending, D16). Read only. */
   order(column: SortColumn, order: 'asc' | 'desc'): Int32Array {
-    return this.#orders.get(column)![order].perm;
+    return this.#ordersOf(column)[order].perm;
   }
 
   /** Bytes held in the filter columns, position lists, rank scratch space and sort orders. */
@@ -246,7 +251,7 @@ export class RecordSelection {
     if (gpu !== 0) consider(gpu === 1 ? this.#withGpu : this.#withoutGpu, 'gpu list');
     const range = (column: RangeColumn, min: number, max: number) => {
       if (min === -Infinity && max === Infinity) return;
-      const orders = this.#orders.get(column)!;
+      const orders = this.#ordersOf(column);
       const from = min === -Infinity ? 0 : lowerBound(orders.ascKeys, min);
       const to = max === Infinity ? orders.ascKeys.length : lowerBound(orders.ascKeys, max, true);
       consider(orders.asc.perm.subarray(from, Math.max(from, to)), column, from);
@@ -293,7 +298,7 @@ export class RecordSelection {
       return true;
     };
 
-    const columnOrders = this.#orders.get(sort)!;
+    const columnOrders = this.#ordersOf(sort);
     const sortOrder = columnOrders[order];
     const n = this.#rows.length;
     let total = driver.length;
