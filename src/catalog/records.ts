@@ -2,7 +2,7 @@
 // every reader (index, store, API shaping, recommendations) passes it around.
 import type { InstanceFamily, ProviderName } from './model.js';
 import type { MachineFacts } from './machine-facts.js';
-import type { OptionQuote, PurchaseOption, RecordOptions, SpotAdvice } from './purchase-options.js';
+import type { PurchaseOption, RecordOptions, SpotAdvice } from './purchase-options.js';
 
 /** One priced record: an instance type in a region (the API's instance record, flat). */
 export interface InstanceRow {
@@ -42,101 +42,18 @@ export interface InstanceRow {
 }
 
 /**
- * A record priced under another option (D61): its own prices and option, every other value read
- * from the record. Holding the record rather than a copy of it keeps an option's index at ~60
- * bytes a record instead of ~250 (five option indexes of a 100,000-record catalogue: ~100 MB).
- * One class for every view, so reads stay monomorphic.
- */
-class OptionView implements InstanceRow {
-  readonly #record: InstanceRow;
-  readonly hourlyMicros: number;
-  readonly monthlyMicros: number;
-  readonly observedAt: number;
-  readonly purchaseOption: PurchaseOption;
-
-  constructor(record: InstanceRow, option: PurchaseOption, quote: OptionQuote) {
-    this.#record = record;
-    this.hourlyMicros = quote.hourlyMicros;
-    this.monthlyMicros = quote.monthlyMicros;
-    this.observedAt = quote.observedAt;
-    this.purchaseOption = option;
-    Object.freeze(this);
-  }
-
-  get id(): number {
-    return this.#record.id;
-  }
-  get instanceId(): string {
-    return this.#record.instanceId;
-  }
-  get instanceName(): string {
-    return this.#record.instanceName;
-  }
-  get vcpu(): number {
-    return this.#record.vcpu;
-  }
-  get memoryMb(): number {
-    return this.#record.memoryMb;
-  }
-  get storageGb(): number {
-    return this.#record.storageGb;
-  }
-  get transferTb(): number {
-    return this.#record.transferTb;
-  }
-  get networkSpeedGbps(): number {
-    return this.#record.networkSpeedGbps;
-  }
-  get gpuCount(): number {
-    return this.#record.gpuCount;
-  }
-  get gpuType(): string | null {
-    return this.#record.gpuType;
-  }
-  get family(): InstanceFamily {
-    return this.#record.family;
-  }
-  get providerId(): number {
-    return this.#record.providerId;
-  }
-  get providerName(): ProviderName {
-    return this.#record.providerName;
-  }
-  get providerDisplayName(): string {
-    return this.#record.providerDisplayName;
-  }
-  get regionId(): number {
-    return this.#record.regionId;
-  }
-  get regionCode(): string {
-    return this.#record.regionCode;
-  }
-  get regionName(): string {
-    return this.#record.regionName;
-  }
-  get countryCode(): string {
-    return this.#record.countryCode;
-  }
-  get available(): number {
-    return this.#record.available;
-  }
-  get options(): RecordOptions {
-    return this.#record.options;
-  }
-  get spotAdvice(): SpotAdvice | null {
-    return this.#record.spotAdvice;
-  }
-  get facts(): MachineFacts {
-    return this.#record.facts;
-  }
-}
-
-/**
  * `row` priced under `option` (D61): the same record with that option's prices, sharing every
  * other value; undefined when the record is not sold under it. On-demand is the row itself.
  */
 export function recordAs(row: InstanceRow, option: PurchaseOption): InstanceRow | undefined {
   if (option === row.purchaseOption) return row;
   const quote = row.options[option];
-  return quote === undefined ? undefined : new OptionView(row, option, quote);
+  if (quote === undefined) return undefined;
+  return Object.freeze({
+    ...row,
+    hourlyMicros: quote.hourlyMicros,
+    monthlyMicros: quote.monthlyMicros,
+    observedAt: quote.observedAt,
+    purchaseOption: option,
+  });
 }
