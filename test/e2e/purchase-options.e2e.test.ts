@@ -245,6 +245,20 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
     for (const period of await periods.all()) {
       expect(await period.textContent()).toContain('$108.17');
     }
+    // The chart draws each of the record's other options beside it, named in its legend.
+    const legend = page.locator('ul[aria-label="Purchase options drawn"] li');
+    await legend.first().waitFor();
+    expect((await legend.allTextContents()).map((t) => t.trim())).toEqual([
+      '1-year reserved',
+      'On-demand',
+      '3-year reserved',
+      '1-year convertible',
+      '3-year convertible',
+    ]);
+    expect(await page.locator('figure.chart > svg path.line-other').count()).toBe(4);
+    expect(await page.locator('figure.chart desc').textContent()).toContain(
+      'Also drawn: On-demand, now $164.03',
+    );
     expect(
       await checkAtEveryWidth(page, 'purchase-option-instance', () => table.waitFor()),
     ).toEqual([]);

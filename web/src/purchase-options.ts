@@ -28,14 +28,14 @@ export const OPTION_LABEL: Readonly<Record<PurchaseOption, string>> = {
 export const OPTION_MEANING: Readonly<Record<PurchaseOption, string>> = {
   on_demand: 'The list price: billed by the hour, no commitment.',
   spot:
-    'Spare capacity at a lower price that AWS can take back at two minutes’ notice; listed only ' +
-    'where this server reads AWS’s spot price feed.',
+    'Spare capacity at a lower price that the provider can take back at short notice (AWS: two ' +
+    'minutes); AWS spot prices are listed only where this server reads AWS’s spot price feed.',
   reserved_1y:
-    'AWS Standard Reserved Instances, 1 year, no upfront payment: a lower hourly rate, billed ' +
-    'every hour of the year whether used or not.',
+    'AWS Standard Reserved Instances (no upfront payment) or Google Cloud committed use, 1 year: ' +
+    'a lower hourly rate, billed every hour of the year whether used or not.',
   reserved_3y:
-    'AWS Standard Reserved Instances, 3 years, no upfront payment: a lower hourly rate, billed ' +
-    'every hour of the three years whether used or not.',
+    'AWS Standard Reserved Instances (no upfront payment) or Google Cloud committed use, 3 years: ' +
+    'a lower hourly rate, billed every hour of the three years whether used or not.',
   convertible_1y:
     'AWS Convertible Reserved Instances, 1 year, no upfront payment: can be exchanged for ' +
     'another type; billed every hour of the year.',

@@ -24,6 +24,7 @@ import { cityName, regions as allRegions } from '../places';
 import { useEffect } from 'preact/hooks';
 import {
   OPTION_LABEL,
+  PURCHASE_OPTIONS,
   optionPrice,
   purchaseOptionOf,
   withPurchaseOption,
@@ -35,6 +36,7 @@ import { useApi } from '../use-api';
 import { nameText, regionText } from './instance-columns';
 import { displayOf } from './instances';
 import { PriceChart } from './price-chart';
+import { historyPath, useOptionHistories } from './option-histories';
 import { RateNote } from '../rate-note';
 import { day, ObservedText, useSources } from '../provenance';
 
@@ -45,14 +47,6 @@ function memoryBounds(memoryMb: number, slack: number): [string, string] {
     String(Math.floor(gb * (1 - slack) * 1000) / 1000),
     String(Math.ceil(gb * (1 + slack) * 1000) / 1000),
   ];
-}
-
-function historyPath(id: number, currency: string, option: PurchaseOption): string {
-  const query = new URLSearchParams();
-  if (currency !== 'USD') query.set('currency', currency);
-  withPurchaseOption(query, option);
-  const text = query.toString();
-  return `/instances/${id}/history${text === '' ? '' : `?${text}`}`;
 }
 
 export function InstancePage({ params }: { params: URLSearchParams }) {
@@ -73,6 +67,12 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
       : null,
   );
   const history = option === chosen ? asked : fallback;
+  // D61: the chart draws the record's other options beside the one shown.
+  const others = useOptionHistories(
+    record?.id,
+    currency,
+    PURCHASE_OPTIONS.filter((o) => o !== option && record?.pricing.options[o] !== undefined),
+  );
   const keep = keptState(params);
   const sources = useSources();
   // Each record its own title (tabs, history and bookmarks tell them apart).
@@ -120,6 +120,8 @@ export function InstancePage({ params }: { params: URLSearchParams }) {
             currency={currency}
             now={Date.now()}
             observedAt={record.pricing.observed_at}
+            label={OPTION_LABEL[option]}
+            others={others}
           />
           <HistoryTable data={history.data} currency={currency} />
           <RateNote

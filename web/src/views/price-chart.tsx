@@ -5,6 +5,8 @@
 // chart starts at that observation (D57): a dashed lead-in at the observed price up to the first
 // recorded period, labelled, so the observation date beside the chart and the chart agree. The
 // figure carries a text summary for screen readers, and the periods are also listed in a table.
+// The record's other purchase options (D61), when given, are drawn as thinner lines on the same
+// axes, each named in the legend and the summary.
 import { dateTime, money } from '../format';
 import type { PricePeriod } from '../model';
 import './price-chart.css';
@@ -21,19 +23,19 @@ interface Segment {
   readonly available: boolean;
 }
 
-export function PriceChart({
-  periods,
-  currency,
-  now,
-  observedAt,
-}: {
-  periods: readonly PricePeriod[];
-  currency: string;
-  now: number;
-  /** The record's `pricing.observed_at`: when its current price was observed upstream. */
-  observedAt?: string | undefined;
-}) {
-  const points: Segment[] = [...periods]
+/** Another purchase option's periods, drawn beside the main line. */
+export interface OtherLine {
+  readonly label: string;
+  readonly periods: readonly PricePeriod[];
+  /**
+   * When the option's current price was observed upstream: its line starts there when that is
+   * before its first period (this server records an option from its first sync).
+   */
+  readonly observedAt?: string;
+}
+
+function segments(periods: readonly PricePeriod[], now: number): Segment[] {
+  return [...periods]
     .map((p) => ({
       from: Date.parse(p.valid_from),
       to: p.valid_to === null ? now : Date.parse(p.valid_to),
@@ -42,7 +44,35 @@ export function PriceChart({
     }))
     .filter((p) => Number.isFinite(p.from) && Number.isFinite(p.to))
     .sort((a, b) => a.from - b.from);
+}
+
+export function PriceChart({
+  periods,
+  currency,
+  now,
+  observedAt,
+  label,
+  others = [],
+}: {
+  periods: readonly PricePeriod[];
+  currency: string;
+  now: number;
+  /** The record's `pricing.observed_at`: when its current price was observed upstream. */
+  observedAt?: string | undefined;
+  /** The main line's option, named in the legend when other options are drawn. */
+  label?: string;
+  others?: readonly OtherLine[];
+}) {
+  const points = segments(periods, now);
   if (points.length === 0) return <p class="status">No price history yet.</p>;
+  const lines = others
+    .map((other) => {
+      const line = segments(other.periods, now);
+      const seen = other.observedAt === undefined ? NaN : Date.parse(other.observedAt);
+      if (line.length === 1 && seen < line[0]!.from) line[0] = { ...line[0]!, from: seen };
+      return { label: other.label, points: line };
+    })
+    .filter((other) => other.points.length > 0);
   const recordedFrom = points[0]!.from;
   const current = points[points.length - 1]!;
   const observed = observedAt === undefined ? NaN : Date.parse(observedAt);
@@ -51,34 +81,48 @@ export function PriceChart({
   // With one period the observed price is the recorded one, so the lead-in is that price; with
   // several, the observation dates only the current price: a marker, no line.
   const leadIn = earlier && points.length === 1;
-  const start = earlier ? observed : recordedFrom;
-  const end = Math.max(current.to, start + 1);
-  const prices = points.map((p) => p.price);
+  const start = Math.min(
+    earlier ? observed : recordedFrom,
+    ...lines.map((other) => other.points[0]!.from),
+  );
+  const end = Math.max(current.to, start + 1, ...lines.map((o) => o.points.at(-1)!.to));
+  const prices = [...points, ...lines.flatMap((other) => other.points)].map((p) => p.price);
   const low = Math.min(...prices);
   const high = Math.max(...prices);
   // Flat history: centre the line instead of drawing it on an axis.
-  const span = high - low || Math.max(high * 0.1, 1);
-  const bottom = high === low ? low - span / 2 : low;
+  // With other options drawn, a margin keeps the lowest line off the axis.
+  const margin = lines.length > 0 ? (high - low) * 0.08 : 0;
+  const span = high - low + 2 * margin || Math.max(high * 0.1, 1);
+  const bottom = high === low ? low - span / 2 : low - margin;
   const x = (t: number) =>
     PAD.left + ((t - start) / (end - start)) * (WIDTH - PAD.left - PAD.right);
   const y = (v: number) =>
     HEIGHT - PAD.bottom - ((v - bottom) / span) * (HEIGHT - PAD.top - PAD.bottom);
-  const path = points
-    .map(
-      (p, i) =>
-        `${i === 0 ? 'M' : 'L'}${x(p.from).toFixed(1)},${y(p.price).toFixed(1)} H${x(p.to).toFixed(1)}`,
-    )
-    .join(' ');
+  const pathOf = (line: readonly Segment[]) =>
+    line
+      .map(
+        (p, i) =>
+          `${i === 0 ? 'M' : 'L'}${x(p.from).toFixed(1)},${y(p.price).toFixed(1)} H${x(p.to).toFixed(1)}`,
+      )
+      .join(' ');
+  const path = pathOf(points);
   const startDay = new Date(start).toISOString().slice(0, 10);
   const recordedDay = new Date(recordedFrom).toISOString().slice(0, 10);
   const observedDay = observedAt === undefined ? undefined : day(observedAt);
   const range = `lowest ${money(low, currency)}, highest ${money(high, currency)}, now ${money(current.price, currency)}`;
   const periodsText = `${points.length} price period${points.length === 1 ? '' : 's'}`;
-  const summary = leadIn
+  const othersText =
+    lines.length === 0
+      ? ''
+      : ` Also drawn: ${lines
+          .map((o) => `${o.label}, now ${money(o.points.at(-1)!.price, currency)}`)
+          .join('; ')}.`;
+  const mainSummary = leadIn
     ? `Monthly price ${money(current.price, currency)} as observed upstream on ${observedDay} (dashed: not checked again until this server recorded it on ${recordedDay}), then recorded by this server from ${recordedDay} to now: ${periodsText}, ${range}.`
     : earlier
       ? `The current monthly price was observed upstream on ${observedDay}; this server recorded ${periodsText} from ${dateTime(new Date(recordedFrom).toISOString())} to now: ${range}.`
-      : `Monthly price from ${dateTime(new Date(start).toISOString())} to now: ${periodsText}, ${range}${observedDay === undefined ? '' : `; the current price was observed upstream on ${observedDay}`}.`;
+      : `Monthly price from ${dateTime(new Date(recordedFrom).toISOString())} to now: ${periodsText}, ${range}${observedDay === undefined ? '' : `; the current price was observed upstream on ${observedDay}`}.`;
+  const summary = `${label === undefined || lines.length === 0 ? '' : `${label}: `}${mainSummary}${othersText}`;
   return (
     <figure class="chart">
       <svg
@@ -117,6 +161,13 @@ export function PriceChart({
             d={`M${x(observed).toFixed(1)},${y(current.price).toFixed(1)} H${x(recordedFrom).toFixed(1)}`}
           />
         )}
+        {lines.map((other, i) => (
+          <path
+            key={other.label}
+            class={`line line-other line-other-${i}`}
+            d={pathOf(other.points)}
+          />
+        ))}
         <path class="line" d={path} />
         {points.map((p) => (
           <circle
@@ -143,6 +194,24 @@ export function PriceChart({
         )}
       </svg>
       <figcaption class="small">
+        {lines.length > 0 && (
+          <ul class="chart-legend" aria-label="Purchase options drawn">
+            <li>
+              <svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">
+                <path class="line" d="M0,4 H24" />
+              </svg>
+              {label ?? 'this option'}
+            </li>
+            {lines.map((other, i) => (
+              <li key={other.label}>
+                <svg class="swatch" viewBox="0 0 24 8" aria-hidden="true">
+                  <path class={`line line-other line-other-${i}`} d="M0,4 H24" />
+                </svg>
+                {other.label}
+              </li>
+            ))}
+          </ul>
+        )}
         {earlier && (
           <ul class="chart-legend">
             <li>
