@@ -4,6 +4,8 @@
 // and availability. The offers equal those the snapshot layout gives for the same figures;
 // malformed, cut-short, oversized, HTML and alias-bomb bodies fail with the documented codes.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -108,6 +110,22 @@ describe('provider_d from a pricing.yml over HTTP', () => {
     // a type the reference lacks is skipped and counted in each region.
     expect(catalog.skippedReasons).toMatchObject({ invalid_type: 2 });
     expect(upstream.requests.map((r) => r.path)).toEqual(['/pricing.yml']);
+  });
+
+  it('accepts text/plain, as raw.githubusercontent.com serves the file', async () => {
+    const body = readFileSync(FIXTURE);
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const catalog = await readYaml(`http://127.0.0.1:${port}/x/pricing.yml`);
+      expect(catalog.offers).toHaveLength(6);
+    } finally {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('reads the same file from a file:// PROVIDER_D_URL', async () => {
