@@ -18,7 +18,7 @@ import {
 } from '../../src/sync/upstream/http-upstream-client.js';
 import type { HttpUpstreamClientOptions } from '../../src/sync/upstream/upstream-client-options.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { FIXTURE_SNAPSHOTS } from '../support/test-app.js';
+import { auth, createTestApp, FIXTURE_SNAPSHOTS, type TestApp } from '../support/test-app.js';
 
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/provider-d-pricing/pricing.yml');
 const REFERENCE = pathToFileURL(path.join(FIXTURE_SNAPSHOTS, 'provider_d') + '/').href;
@@ -174,5 +174,61 @@ describe('provider_d from a pricing.yml over HTTP', () => {
     await fails(readYaml(`${upstream.url}/pricing.yml`), 'UPSTREAM_NETWORK_ERROR');
     upstream.setFault('/pricing.yml', { kind: 'wrong-content-type' });
     await fails(readYaml(`${upstream.url}/pricing.yml`), 'UPSTREAM_INVALID_DATA');
+  });
+});
+
+describe('provider_d synced from a pricing.yml through the app', () => {
+  let upstream: FakeUpstream;
+  let root: string;
+  let t: TestApp;
+  const sync = () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/sync',
+      headers: auth,
+      payload: { providers: ['provider_d'] },
+    });
+  const e2Tokyo = async () => {
+    const response = await t.app.inject({
+      url: '/instances?region=asia-northeast1&q=e2-standard-2',
+      headers: auth,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{
+      data: { instances: { instance_id: string; pricing: { monthly_price: number } }[] };
+    }>().data.instances;
+  };
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'provider-d-pricing-app-'));
+    copyFileSync(FIXTURE, path.join(root, 'pricing.yml'));
+    upstream = await startFakeUpstream({ root });
+    t = await createTestApp({
+      PROVIDERS: 'provider_d',
+      PROVIDER_D_URL: `${upstream.url}/pricing.yml`,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await upstream?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('serves the file, then keeps it when a later file is hostile', async () => {
+    const first = await sync();
+    expect(first.statusCode, first.body).toBe(200);
+    const before = await e2Tokyo();
+    expect(before.find((r) => r.instance_id === 'e2-standard-2')?.pricing.monthly_price).toBe(
+      62.75,
+    );
+
+    writeFileSync(path.join(root, 'pricing.yml'), 'a: &a [1]\nb: [*a, *a\n');
+    const failed = await sync();
+    expect(failed.statusCode).not.toBe(200);
+    const result = failed.json<{
+      error: { details: { providers: { error_details: { code: string } }[] } };
+    }>().error.details.providers[0];
+    expect(result?.error_details.code).toBe('UPSTREAM_INVALID_DATA');
+    expect(await e2Tokyo()).toEqual(before);
   });
 });
