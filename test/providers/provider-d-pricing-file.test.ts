@@ -68,6 +68,7 @@ describe('provider_d from a pricing.yml over HTTP', () => {
   });
   afterEach(async () => {
     upstream.clearFaults();
+    upstream.clearRequests();
     await Promise.all(clients.splice(0).map((c) => c.close()));
   });
   afterAll(async () => {
@@ -110,6 +111,18 @@ describe('provider_d from a pricing.yml over HTTP', () => {
     // a type the reference lacks is skipped and counted in each region.
     expect(catalog.skippedReasons).toMatchObject({ invalid_type: 2 });
     expect(upstream.requests.map((r) => r.path)).toEqual(['/pricing.yml']);
+  });
+
+  it('asks again with validators and reads the remembered copy on 304', async () => {
+    serveFixture();
+    const adapter = createProviderDAdapter({
+      client: client(`${upstream.url}/pricing.yml`),
+      pricingFile: { upstreamClient: (b) => client(b), referenceUrl: REFERENCE },
+    });
+    const first = await adapter.fetchCatalog(AbortSignal.timeout(10_000));
+    const second = await adapter.fetchCatalog(AbortSignal.timeout(10_000));
+    expect(second.offers).toEqual(first.offers);
+    expect(upstream.requests.map((r) => r.status)).toEqual([200, 304]);
   });
 
   it('accepts text/plain, as raw.githubusercontent.com serves the file', async () => {

@@ -13,7 +13,8 @@ export const providerD = Object.freeze<ProviderDefinition>({
   name: PROVIDER_D_NAME,
   displayName: 'Google Cloud',
   envKey: 'D',
-  upstreamName: 'Google Cloud Billing Catalog API prices (snapshot layout)',
+  upstreamName:
+    'Google Cloud Billing Catalog API prices (snapshot layout, or Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml)',
   regions: PROVIDER_D_REGIONS,
   optIn: true,
   // storage_gb 0: no bundled Local SSD (Persistent Disk is bought apart); transfer_tb is always
