@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { UpstreamError } from './upstream-error.js';
 import { cappedStream, readAllCapped } from './byte-limit.js';
-import { parseJsonBody } from './json-body.js';
+import { decodeUtf8Body, parseJsonBody } from './json-body.js';
 import { startDeadline } from './request-deadline.js';
 import { jsonByteCap } from './upstream-client.js';
 import type { UpstreamClient, UpstreamClientOptions } from './upstream-client.js';
@@ -108,22 +108,31 @@ export function createFileUpstreamClient(options: UpstreamClientOptions): Upstre
     );
   }
 
+  /** The whole file under the getJson cap. */
+  async function getBytes(pathAndQuery: string, signal: AbortSignal): Promise<Buffer> {
+    const target = `GET ${pathAndQuery}`;
+    const deadline = startDeadline(signal, options.totalTimeoutMs, target);
+    try {
+      const before = deadline.abortError();
+      if (before) throw before;
+      const { handle } = await openUpstreamFile(baseDir, pathAndQuery, jsonCap);
+      const stream = addAbortSignal(deadline.signal, handle.createReadStream());
+      return await readAllCapped(stream, jsonCap, () => tooLarge(target, jsonCap));
+    } catch (err) {
+      throw readFailure(err, target, () => deadline.abortError());
+    } finally {
+      deadline.dispose();
+    }
+  }
+
   return {
+    baseUrl: options.baseUrl,
     async getJson(pathAndQuery, signal) {
-      const target = `GET ${pathAndQuery}`;
-      const deadline = startDeadline(signal, options.totalTimeoutMs, target);
-      try {
-        const before = deadline.abortError();
-        if (before) throw before;
-        const { handle } = await openUpstreamFile(baseDir, pathAndQuery, jsonCap);
-        const stream = addAbortSignal(deadline.signal, handle.createReadStream());
-        const bytes = await readAllCapped(stream, jsonCap, () => tooLarge(target, jsonCap));
-        return parseJsonBody(bytes, target);
-      } catch (err) {
-        throw readFailure(err, target, () => deadline.abortError());
-      } finally {
-        deadline.dispose();
-      }
+      return parseJsonBody(await getBytes(pathAndQuery, signal), `GET ${pathAndQuery}`);
+    },
+
+    async getText(pathAndQuery, signal) {
+      return decodeUtf8Body(await getBytes(pathAndQuery, signal), `GET ${pathAndQuery}`);
     },
 
     async getStream(pathAndQuery, signal): Promise<Readable> {

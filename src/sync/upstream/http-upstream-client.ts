@@ -26,7 +26,13 @@ import { cappedStream, discardBody, readAllCapped } from './byte-limit.js';
 import { createConditionalCache, validatorHeaders } from './conditional-cache.js';
 import type { CachedDocument } from './conditional-cache.js';
 import { createFileUpstreamClient } from './file-upstream-client.js';
-import { isAcceptedJsonContentType, isAcceptedXmlContentType, parseJsonBody } from './json-body.js';
+import {
+  decodeUtf8Body,
+  isAcceptedJsonContentType,
+  isAcceptedTextContentType,
+  isAcceptedXmlContentType,
+  parseJsonBody,
+} from './json-body.js';
 import { startDeadline } from './request-deadline.js';
 import type { RequestDeadline } from './request-deadline.js';
 import { backoffDelayMs, isRetryableStatus, parseRetryAfterMs } from './retry-policy.js';
@@ -61,7 +67,9 @@ export function createUpstreamClient(options: HttpUpstreamClientOptions): Closab
   if (scheme === 'file:') {
     const files = createFileUpstreamClient(options);
     return {
+      baseUrl: files.baseUrl,
       getJson: (pathAndQuery, signal) => files.getJson(pathAndQuery, signal),
+      getText: (pathAndQuery, signal) => files.getText(pathAndQuery, signal),
       getStream: (pathAndQuery, signal) => files.getStream(pathAndQuery, signal),
       close: () => Promise.resolve(),
     };
@@ -96,7 +104,8 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
   });
   let closing: Promise<void> | undefined;
   const xml = options.documentKind === 'xml';
-  const acceptedContentType = xml ? isAcceptedXmlContentType : isAcceptedJsonContentType;
+  const documentContentType = xml ? isAcceptedXmlContentType : isAcceptedJsonContentType;
+  type ContentTypeCheck = typeof documentContentType;
   const baseHeaders = {
     'user-agent': options.userAgent,
     accept: xml ? 'application/xml, text/xml' : 'application/json',
@@ -126,6 +135,7 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
     response: Dispatcher.ResponseData,
     target: string,
     maxBytes: number,
+    acceptedContentType: ContentTypeCheck = documentContentType,
   ): void {
     const status = response.statusCode;
     if (status < 200 || status > 299) {
@@ -147,7 +157,7 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
         .slice(0, 80);
       const error = new UpstreamError(
         'UPSTREAM_INVALID_DATA',
-        `unexpected content type "${shown}", expected ${xml ? 'XML' : 'JSON'} (${target})`,
+        `unexpected content type "${shown}", expected ${acceptedContentType === isAcceptedTextContentType ? 'text' : xml ? 'XML' : 'JSON'} (${target})`,
       );
       throw new AttemptFailure(error, false);
     }
@@ -191,65 +201,83 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
     }
   }
 
-  return {
-    async getJson(pathAndQuery, signal) {
-      const target = `GET ${pathAndQuery}`;
-      const url = urlFor(pathAndQuery);
-      const deadline = startDeadline(signal, options.totalTimeoutMs, target);
-      try {
-        return await withRetries(target, deadline, async () => {
-          // The remembered copy each hop was asked about, so a 304 answers with that copy even
-          // if the cache evicted it meanwhile.
-          const asked = new Map<string, CachedDocument>();
-          const { url: finalUrl, response } = await getFollowingSameOriginRedirects({
-            url,
-            origin: base.origin,
-            signal: deadline.signal,
-            dispatcher: agent,
-            target,
-            headersFor(hopUrl) {
-              const doc = cache.get(hopUrl);
-              if (doc !== undefined) asked.set(hopUrl, doc);
-              return { ...baseHeaders, ...validatorHeaders(doc) };
-            },
-          });
-          try {
-            if (response.statusCode === 304) {
-              const doc = asked.get(finalUrl);
-              if (doc !== undefined) return parseJsonBody(doc.body, target);
-              const error = new UpstreamError(
-                'UPSTREAM_HTTP_ERROR',
-                `unexpected HTTP 304 (${target})`,
-              );
-              throw new AttemptFailure(error, false);
-            }
-            checkResponse(response, target, jsonCap);
-            const bytes = await readAllCapped(response.body, jsonCap, () =>
-              tooLarge(target, jsonCap),
-            );
-            const declared = headerValue(response.headers['content-length']);
-            if (
-              declared !== undefined &&
-              /^\d+$/.test(declared) &&
-              Number(declared) !== bytes.length
-            ) {
-              const error = new UpstreamError(
-                'UPSTREAM_NETWORK_ERROR',
-                `response body cut short (${target})`,
-              );
-              throw new AttemptFailure(error, true);
-            }
-            const value = parseJsonBody(bytes, target);
-            cache.remember(finalUrl, response.headers, bytes);
-            return value;
-          } finally {
-            // Never leave a body half-read: that would hold its socket until a timeout.
-            if (!response.body.readableEnded) discardBody(response.body);
-          }
+  /**
+   * The whole body under the getJson cap, decoded, through the conditional-GET memory: a body
+   * is remembered only once it decoded, so a bad one is never answered from memory.
+   */
+  async function getDecoded<T>(
+    pathAndQuery: string,
+    signal: AbortSignal,
+    acceptedContentType: ContentTypeCheck,
+    decode: (bytes: Buffer, target: string) => T,
+  ): Promise<T> {
+    const target = `GET ${pathAndQuery}`;
+    const url = urlFor(pathAndQuery);
+    const deadline = startDeadline(signal, options.totalTimeoutMs, target);
+    try {
+      return await withRetries(target, deadline, async () => {
+        // The remembered copy each hop was asked about, so a 304 answers with that copy even
+        // if the cache evicted it meanwhile.
+        const asked = new Map<string, CachedDocument>();
+        const { url: finalUrl, response } = await getFollowingSameOriginRedirects({
+          url,
+          origin: base.origin,
+          signal: deadline.signal,
+          dispatcher: agent,
+          target,
+          headersFor(hopUrl) {
+            const doc = cache.get(hopUrl);
+            if (doc !== undefined) asked.set(hopUrl, doc);
+            return { ...baseHeaders, ...validatorHeaders(doc) };
+          },
         });
-      } finally {
-        deadline.dispose();
-      }
+        try {
+          if (response.statusCode === 304) {
+            const doc = asked.get(finalUrl);
+            if (doc !== undefined) return decode(doc.body, target);
+            const error = new UpstreamError(
+              'UPSTREAM_HTTP_ERROR',
+              `unexpected HTTP 304 (${target})`,
+            );
+            throw new AttemptFailure(error, false);
+          }
+          checkResponse(response, target, jsonCap, acceptedContentType);
+          const bytes = await readAllCapped(response.body, jsonCap, () =>
+            tooLarge(target, jsonCap),
+          );
+          const declared = headerValue(response.headers['content-length']);
+          if (
+            declared !== undefined &&
+            /^\d+$/.test(declared) &&
+            Number(declared) !== bytes.length
+          ) {
+            const error = new UpstreamError(
+              'UPSTREAM_NETWORK_ERROR',
+              `response body cut short (${target})`,
+            );
+            throw new AttemptFailure(error, true);
+          }
+          const value = decode(bytes, target);
+          cache.remember(finalUrl, response.headers, bytes);
+          return value;
+        } finally {
+          // Never leave a body half-read: that would hold its socket until a timeout.
+          if (!response.body.readableEnded) discardBody(response.body);
+        }
+      });
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  return {
+    baseUrl: options.baseUrl,
+    async getJson(pathAndQuery, signal) {
+      return getDecoded(pathAndQuery, signal, documentContentType, parseJsonBody);
+    },
+
+    async getText(pathAndQuery, signal) {
+      return getDecoded(pathAndQuery, signal, isAcceptedTextContentType, decodeUtf8Body);
     },
 
     async getStream(pathAndQuery, signal): Promise<Readable> {

@@ -34,16 +34,34 @@ export function isAcceptedXmlContentType(header: string | readonly string[] | un
   return /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+xml$/.test(mediaType);
 }
 
-/** Decodes UTF-8 (a leading BOM is dropped) and parses JSON; `target` names the request. */
-export function parseJsonBody(bytes: Uint8Array, target: string): unknown {
-  let text: string;
+/**
+ * Media types accepted as a text document read by getText (a YAML file): any `text/*` (GitHub's
+ * raw files are `text/plain`), the YAML types, and the octet-stream types.
+ */
+export function isAcceptedTextContentType(header: string | readonly string[] | undefined): boolean {
+  const raw = typeof header === 'string' ? header : header?.[0];
+  if (raw === undefined) return false;
+  const mediaType = (raw.split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (mediaType === 'text/html') return false;
+  if (/^text\/[a-z0-9!#$&^_.+-]+$/.test(mediaType)) return true;
+  if (mediaType === 'application/yaml' || mediaType === 'application/x-yaml') return true;
+  return mediaType === 'application/octet-stream' || mediaType === 'binary/octet-stream';
+}
+
+/** Decodes UTF-8 (a leading BOM is dropped); `target` names the request. */
+export function decodeUtf8Body(bytes: Uint8Array, target: string): string {
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (err) {
     throw new UpstreamError('UPSTREAM_INVALID_DATA', `response is not valid UTF-8 (${target})`, {
       cause: err,
     });
   }
+}
+
+/** Decodes UTF-8 (a leading BOM is dropped) and parses JSON; `target` names the request. */
+export function parseJsonBody(bytes: Uint8Array, target: string): unknown {
+  const text = decodeUtf8Body(bytes, target);
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

@@ -9,8 +9,19 @@ import type { Readable } from 'node:stream';
  * `<dir>/linode/types.json`). Snapshots therefore hold single-page documents.
  */
 export interface UpstreamClient {
+  /**
+   * The base URL it was created with, so an adapter whose setting may name one document rather
+   * than a directory (provider_d's pricing.yml) can tell which layout it reads.
+   */
+  readonly baseUrl: string;
   /** GET `pathAndQuery` (relative to the base URL) and parse the body as JSON. */
   getJson(pathAndQuery: string, signal: AbortSignal): Promise<unknown>;
+  /**
+   * GET `pathAndQuery` and hand back the body decoded as UTF-8 (a text document another parser
+   * reads: YAML). The getJson cap applies, as the text is held whole; over HTTP a `text/*`,
+   * YAML or octet-stream content type is accepted.
+   */
+  getText(pathAndQuery: string, signal: AbortSignal): Promise<string>;
   /**
    * GET `pathAndQuery` and hand back the body as a byte stream, for documents too large to hold
    * (a provider's offer files). The size cap and timeouts still apply while it is read.
