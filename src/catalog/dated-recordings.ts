@@ -228,7 +228,7 @@ export function recordKey(regionCode: string, instanceId: string): string {
 
 /**
  * [region, instance id, hourly USD text], or with the monthly USD text too where the on-demand
- * monthly is not hourly x 730 of the rounded micro-dollars (provider_d: exact text x 730).
+ * monthly is not hourly x 730 of the rounded micro-dollars (Google Cloud: exact text x 730).
  * Option rows never carry one (D61: optionPrice()).
  */
 type PriceRow = readonly [string, string, string] | readonly [string, string, string, string];

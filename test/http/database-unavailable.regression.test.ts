@@ -83,7 +83,9 @@ for (const backend of postgres)
       // A server ending the session (as on a stop: admin_shutdown, 57P01).
       const victim = new pg.Client({ connectionString: database.url });
       await victim.connect();
-      const ended = new Promise<unknown>((resolve) => victim.once('error', resolve));
+      // `on`, not `once`: pg may emit a second error ("Connection terminated unexpectedly") as
+      // the socket closes, which with no listener left is an uncaught exception.
+      const ended = new Promise<unknown>((resolve) => victim.on('error', resolve));
       const pid = (
         (await victim.query('select pg_backend_pid() as pid')).rows[0] as { pid: number }
       ).pid;

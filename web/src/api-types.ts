@@ -2539,7 +2539,7 @@ export interface operations {
                   /** Format: date-time */
                   observed_at: string;
                 };
-                /** @description Extension (D61): per purchase-option feed the provider read, what it came to in each of our regions whose offers were read. provider_c: `spot` (AWS's spot price feed, PROVIDER_C_SPOT_URL, read only when set) and `spot_advice` (the Spot Instance Advisor, PROVIDER_C_SPOT_ADVICE_URL, the bundled recording by default). A feed's failure never fails the provider: its on-demand and reserved prices are applied as read, and in each failed region the stored figures of that option are kept as they were. Present only for a provider fetched and applied that read such a feed. */
+                /** @description Extension (D61): per purchase-option feed the provider read, what it came to in each of our regions whose offers were read. AWS: `spot` (its spot price feed, PROVIDER_C_SPOT_URL, read only when set) and `spot_advice` (the Spot Instance Advisor, PROVIDER_C_SPOT_ADVICE_URL, the bundled recording by default). A feed's failure never fails the provider: its on-demand and reserved prices are applied as read, and in each failed region the stored figures of that option are kept as they were. Present only for a provider fetched and applied that read such a feed. */
                 options?: {
                   spot?: {
                     /** @description Our regions whose figures of this option the sync applied. */

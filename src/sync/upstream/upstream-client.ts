@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 export interface UpstreamClient {
   /**
    * The base URL it was created with, so an adapter whose setting may name one document rather
-   * than a directory (provider_d's pricing.yml) can tell which layout it reads.
+   * than a directory (Google Cloud's pricing.yml) can tell which layout it reads.
    */
   readonly baseUrl: string;
   /** GET `pathAndQuery` (relative to the base URL) and parse the body as JSON. */
