@@ -167,9 +167,14 @@ export function parseChangesQuery(raw: RawQuery, now: Date): Parsed<ParsedChange
 
 /**
  * `as_of` of GET /instances (D41): undefined when absent. A time after `now` is refused: the
- * catalogue of the future is not known.
+ * catalogue of the future is not known. With it, `option` (the query's purchase option) must be
+ * on_demand: the price history a past catalogue is read from prices records on-demand (D61).
  */
-export function parseAsOf(raw: RawQuery, now: Date): Parsed<Date | undefined> {
+export function parseAsOf(
+  raw: RawQuery,
+  now: Date,
+  option: PurchaseOption = DEFAULT_PURCHASE_OPTION,
+): Parsed<Date | undefined> {
   return attempt(() => {
     const at = readParameter(raw, 'as_of', INSTANT);
     if (at !== undefined && at.getTime() > now.getTime()) {
@@ -177,6 +182,15 @@ export function parseAsOf(raw: RawQuery, now: Date): Parsed<Date | undefined> {
         parameter: 'as_of',
         value: raw['as_of'],
         reason: 'must not be in the future',
+      });
+    }
+    if (at !== undefined && option !== DEFAULT_PURCHASE_OPTION) {
+      throw new ParameterError({
+        parameter: 'purchase_option',
+        value: raw['purchase_option'],
+        reason:
+          'with as_of only on_demand can be asked for: the price history holds on-demand prices',
+        allowed: [DEFAULT_PURCHASE_OPTION],
       });
     }
     return at;

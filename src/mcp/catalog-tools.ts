@@ -60,7 +60,7 @@ export const searchInstances: ToolDefinition = {
     const query = providers.query;
     const parsed = parseInstanceQuery(query, deps.rates.current(), { maxLimit: MAX_LIMIT });
     if (!parsed.ok) return parameterFailure(parsed.problem);
-    const asOf = parseAsOf(query, new Date());
+    const asOf = parseAsOf(query, new Date(), parsed.value.purchaseOption);
     if (!asOf.ok) return parameterFailure(asOf.problem);
     let data: InstancesData;
     try {

@@ -123,6 +123,14 @@ for (const backend of await mcpBackends()) {
         arguments: { purchase_option: 'all', since: '2000-01-01', limit: 3 },
       });
       expect(changes.isError, JSON.stringify(changes)).toBeFalsy();
+      // A past catalogue is on-demand: another option with as_of is refused, not ignored.
+      const past = await toolError('search_instances', {
+        purchase_option: 'reserved_1y',
+        as_of: '2025-01-01',
+      });
+      expect(past.code).toBe('INVALID_PARAMETER');
+      expect(past.details?.['parameter']).toBe('purchase_option');
+      expect(past.details?.['allowed']).toEqual(['on_demand']);
       const bad = await toolError('search_instances', { purchase_option: 'reserved' });
       expect(bad.code).toBe('INVALID_PARAMETER');
       expect(bad.details?.['allowed']).toEqual(expect.arrayContaining(['on_demand', 'spot']));

@@ -85,18 +85,8 @@ export function instancesRoute(
       });
       if (!parsed.ok) throw invalidParameter(parsed.problem);
       // D41: a past catalogue comes from the store's history, never from the listing's cache.
-      const asOf = parseAsOf(query, new Date());
+      const asOf = parseAsOf(query, new Date(), parsed.value.purchaseOption);
       if (!asOf.ok) throw invalidParameter(asOf.problem);
-      if (asOf.value !== undefined && parsed.value.purchaseOption !== 'on_demand') {
-        // The price history holds on-demand prices (D38); a past catalogue has no other option.
-        throw invalidParameter({
-          parameter: 'purchase_option',
-          value: query['purchase_option'],
-          reason:
-            'with as_of only on_demand can be asked for: the price history holds on-demand prices',
-          allowed: ['on_demand'],
-        });
-      }
       const cache = asOf.value === undefined ? cacheControl : 'no-store';
       if (csv) {
         const exported = await exportInstancesCsv(
