@@ -185,11 +185,12 @@ function optionsOf(row: InstanceRecordRow, extra: readonly OptionPriceRow[]): Re
   }
   // PURCHASE_OPTIONS order, whatever order the rows came in: one JSON for one record.
   return Object.fromEntries(
-    [...byName].sort(([a], [b]) => OPTION_ORDER.get(a)! - OPTION_ORDER.get(b)!),
+    PURCHASE_OPTIONS.flatMap((name) => {
+      const quote = byName.get(name);
+      return quote === undefined ? [] : [[name, quote]];
+    }),
   );
 }
-
-const OPTION_ORDER = new Map<PurchaseOption, number>(PURCHASE_OPTIONS.map((name, i) => [name, i]));
 
 function adviceOf(row: SpotAdviceRow | undefined): SpotAdvice | null {
   if (row === undefined) return null;

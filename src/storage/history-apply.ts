@@ -61,10 +61,10 @@ export interface HistoryRun {
 }
 
 /**
- * A provider's price rows with what names them (record id, instance id and name, region code)
- * and their prices; callers select more columns and an order.
+ * A provider's records (`pricing as p`) with what names them: record id, instance id and name,
+ * region code. Callers join what they read beside each record and select its columns.
  */
-export function providerPrices(trx: Transaction<CatalogDatabase>, provider: ProviderName) {
+function providerRecords(trx: Transaction<CatalogDatabase>, provider: ProviderName) {
   return trx
     .selectFrom('pricing as p')
     .innerJoin('instances as i', 'i.id', 'p.instance_ref')
@@ -76,9 +76,15 @@ export function providerPrices(trx: Transaction<CatalogDatabase>, provider: Prov
       'i.instance_id as instance_id',
       'i.instance_name as instance_name',
       'r.region_code as region_code',
-      'p.hourly_micros as hourly_micros',
-      'p.monthly_micros as monthly_micros',
     ]);
+}
+
+/** A provider's records with their on-demand prices; callers select more columns and an order. */
+export function providerPrices(trx: Transaction<CatalogDatabase>, provider: ProviderName) {
+  return providerRecords(trx, provider).select([
+    'p.hourly_micros as hourly_micros',
+    'p.monthly_micros as monthly_micros',
+  ]);
 }
 
 const stateKey = (recordId: number, option: string) => `${recordId}\n${option}`;
@@ -96,19 +102,10 @@ async function currentStates(
   const onDemand = await providerPrices(trx, provider)
     .select(['p.available as available', 'p.observed_at as observed_at'])
     .execute();
-  const others = await trx
-    .selectFrom('pricing_options as o')
-    .innerJoin('pricing as p', 'p.id', 'o.pricing_id')
-    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
-    .innerJoin('regions as r', 'r.id', 'p.region_id')
-    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
-    .where('pv.name', '=', provider)
+  const others = await providerRecords(trx, provider)
+    .innerJoin('pricing_options as o', 'o.pricing_id', 'p.id')
     .select([
-      'p.id as id',
       'o.purchase_option as purchase_option',
-      'i.instance_id as instance_id',
-      'i.instance_name as instance_name',
-      'r.region_code as region_code',
       'o.hourly_micros as hourly_micros',
       'o.monthly_micros as monthly_micros',
       'p.available as available',
@@ -135,44 +132,28 @@ export async function recordPriceChanges(
 ): Promise<readonly PriceChange[]> {
   const at = epochMs(run.completedAt, 'completedAt');
   const current = await currentStates(trx, run.provider);
-  const open = await trx
-    .selectFrom('price_history as h')
-    .innerJoin('pricing as p', 'p.id', 'h.pricing_id')
-    .innerJoin('instances as i', 'i.id', 'p.instance_ref')
-    .innerJoin('regions as r', 'r.id', 'p.region_id')
-    .innerJoin('providers as pv', 'pv.id', 'i.provider_id')
-    .where('pv.name', '=', run.provider)
+  const open = await providerRecords(trx, run.provider)
+    .innerJoin('price_history as h', 'h.pricing_id', 'p.id')
     .where('h.valid_to', 'is', null)
     .select([
-      'h.id as id',
-      'h.pricing_id as pricing_id',
+      'h.id as period_id',
       'h.purchase_option as purchase_option',
       'h.hourly_micros as hourly_micros',
       'h.monthly_micros as monthly_micros',
       'h.available as available',
       'h.observed_at as observed_at',
-      'i.instance_id as instance_id',
-      'i.instance_name as instance_name',
-      'r.region_code as region_code',
     ])
     .execute();
-  const openByKey = new Map(
-    open.map((row) => [stateKey(row.pricing_id, row.purchase_option), row]),
-  );
+  const openByKey = new Map(open.map((row) => [stateKey(row.id, row.purchase_option), row]));
   // An option with an open period that the record no longer lists: not offered now, at its last
   // price (on-demand always has its row in `pricing`).
   const listed = new Set(current.map((row) => stateKey(row.id, row.purchase_option)));
   for (const period of open) {
-    if (listed.has(stateKey(period.pricing_id, period.purchase_option))) continue;
+    if (listed.has(stateKey(period.id, period.purchase_option))) continue;
     if (!isPurchaseOption(period.purchase_option)) {
       throw new Error(`unknown purchase option in the price history: ${period.purchase_option}`);
     }
-    current.push({
-      ...period,
-      id: period.pricing_id,
-      purchase_option: period.purchase_option,
-      available: 0,
-    });
+    current.push({ ...period, purchase_option: period.purchase_option, available: 0 });
   }
   current.sort(
     (a, b) =>
@@ -190,7 +171,7 @@ export async function recordPriceChanges(
     // A period with different prices but no visible change (a record that stays unavailable)
     // is left alone: history records what was offered.
     if (kind === undefined) continue;
-    if (period !== undefined) closing.push(period.id);
+    if (period !== undefined) closing.push(period.period_id);
     opened.push(row);
     changed.push({
       row,
