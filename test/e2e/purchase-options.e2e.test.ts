@@ -129,6 +129,26 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
     expect(problems).toEqual([]);
   });
 
+  it('the keyboard alone reaches the selector from the currency and changes the option', async () => {
+    const { page, problems } = await keyedPage('/ui/');
+    await loaded(page);
+    const currency = page.getByLabel('Currency', { exact: true });
+    const select = page.getByLabel('Purchase option');
+    await currency.focus();
+    // Tab from the currency reaches the option selector (it sits beside it), in a few steps.
+    for (let i = 0; i < 5 && !(await select.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await select.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => search(page).get('purchase_option')).toBe('spot');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => search(page).get('purchase_option')).toBe('reserved_1y');
+    await loaded(page);
+    expect(await select.inputValue()).toBe('reserved_1y');
+    expect(problems).toEqual([]);
+  });
+
   it('the menu carries the option to Regions and Recommend, not to Changes, and brings it back', async () => {
     const { page, problems, id } = await keyedPage(
       '/ui/?purchase_option=reserved_3y&provider=provider_c',
