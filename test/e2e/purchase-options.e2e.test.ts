@@ -134,12 +134,13 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
     await loaded(page);
     const currency = page.getByLabel('Currency', { exact: true });
     const select = page.getByLabel('Purchase option');
+    const focused = async () => (await select.and(page.locator(':focus')).count()) === 1;
     await currency.focus();
     // Tab from the currency reaches the option selector (it sits beside it), in a few steps.
-    for (let i = 0; i < 5 && !(await select.evaluate((el) => el === document.activeElement)); i++) {
+    for (let i = 0; i < 5 && !(await focused()); i++) {
       await page.keyboard.press('Tab');
     }
-    expect(await select.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await focused()).toBe(true);
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => search(page).get('purchase_option')).toBe('spot');
     await page.keyboard.press('ArrowDown');
