@@ -13,15 +13,35 @@
 // <other tree> may instead be `env:NAME=VALUE[,NAME=VALUE...]`: this tree against itself run
 // with those settings (`env:CACHE_MAX_ENTRIES=0` is this tree without its response cache).
 // BENCH_APP_ENV=NAME=VALUE[,...] gives both sides those settings (METRICS_PORT=0: metrics on).
+// BENCH_BARE=1 (GET cases): then each tree's answer to one sample request (`{price}` = 260) is
+// sent by a bare node:http server (bench/support/bare-server.ts), the two bare servers side by
+// side the same way: what the bytes alone cost each tree, and each tree's own work (its CPU per
+// request less its bare server's), for trees whose answers differ in size.
 // Prints the rounds; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { APP, CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import {
+  APP,
+  BARE,
+  CACHED_PATH,
+  KEY,
+  NEW_FILTER_PATH,
+  fill,
+  startApp,
+} from './support/app-bench.js';
+import { capture, writeForBare } from './support/capture.js';
+import { startServer } from './support/server-process.js';
 import { CLIENT_HEADER } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
 import { buildShipped } from './support/shipped-server.js';
-import { CONNECTIONS, roundsTable, sideBySide } from './support/side-by-side.js';
+import {
+  CONNECTIONS,
+  cpuMicros,
+  roundsTable,
+  sideBySide,
+  type SideBySide,
+} from './support/side-by-side.js';
 import { requireWrk } from './support/wrk.js';
 
 const [other, which = 'new-filter', catalogue = 'snapshots'] = process.argv.slice(2);
@@ -67,30 +87,39 @@ try {
   const mine = startApp(dir, bothEnv);
   const theirs = startApp(otherDir, otherEnv, [], otherApp);
   try {
+    const getPath = recommend
+      ? undefined
+      : which === 'cached'
+        ? CACHED_PATH
+        : which === 'instance-types'
+          ? INSTANCE_TYPES_PATH
+          : which === 'new-filter-eur'
+            ? `${NEW_FILTER_PATH}&currency=EUR`
+            : NEW_FILTER_PATH;
+    const headers = { 'x-api-key': KEY, ...(recommend && { 'content-type': 'application/json' }) };
+    const shared = {
+      path: getPath ?? '/recommend',
+      connections: CONNECTIONS,
+      clientHeader: CLIENT_HEADER,
+      headers,
+      ...(recommend && { method: 'POST' as const, bodyFile }),
+    };
     const result = await sideBySide(
       { name: 'this tree', url: await mine.url, pid: mine.pid },
       { name: otherName, url: await theirs.url, pid: theirs.pid },
-      {
-        path: recommend
-          ? '/recommend'
-          : which === 'cached'
-            ? CACHED_PATH
-            : which === 'instance-types'
-              ? INSTANCE_TYPES_PATH
-              : which === 'new-filter-eur'
-                ? `${NEW_FILTER_PATH}&currency=EUR`
-                : NEW_FILTER_PATH,
-        connections: CONNECTIONS,
-        clientHeader: CLIENT_HEADER,
-        headers: { 'x-api-key': KEY, ...(recommend && { 'content-type': 'application/json' }) },
-        ...(recommend && { method: 'POST' as const, bodyFile }),
-      },
+      shared,
     );
     console.log(
       `\n${which} on ${catalogue}: median ratio ${result.medianRatio.toFixed(3)}, ` +
         `CPU per request, this tree's over the other's ${result.medianCpuRatio.toFixed(3)}`,
     );
     console.log(roundsTable(result));
+    if (process.env.BENCH_BARE === '1' && getPath !== undefined) {
+      await bareSideBySide(result, getPath, [
+        { name: 'this tree', url: await mine.url },
+        { name: otherName, url: await theirs.url },
+      ]);
+    }
     console.log(`end: load ${uptime()}`);
   } finally {
     await Promise.all([mine.stop(), theirs.stop()]);
@@ -98,4 +127,44 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
   rmSync(otherDir, { recursive: true, force: true });
+}
+
+/**
+ * Each app's answer to the sample request, sent by a bare server, the two side by side; then
+ * each tree's own work per request: its CPU per request in `apps` less its bare server's.
+ */
+async function bareSideBySide(
+  apps: SideBySide,
+  getPath: string,
+  trees: readonly [{ name: string; url: string }, { name: string; url: string }],
+): Promise<void> {
+  const sample = getPath.replace('{price}', '260');
+  const servers = trees.map((tree, i) => {
+    const file = path.join(dir, `bare-${i}.body`);
+    return capture(`${tree.url}${sample}`, {
+      headers: { 'x-api-key': KEY, [CLIENT_HEADER]: `bare-sample-${i}` },
+    }).then((answer) => {
+      writeForBare(file, answer);
+      console.log(`${tree.name}: ${answer.body.length} B answer to ${sample}`);
+      return startServer(BARE, [file]);
+    });
+  });
+  const [mineBare, theirsBare] = await Promise.all(servers);
+  try {
+    const bare = await sideBySide(
+      { name: `bare (${trees[0].name}'s bytes)`, url: await mineBare!.url, pid: mineBare!.pid },
+      { name: `bare (${trees[1].name}'s bytes)`, url: await theirsBare!.url, pid: theirsBare!.pid },
+      { path: sample, connections: CONNECTIONS, clientHeader: CLIENT_HEADER, headers: {} },
+    );
+    const own = (who: 'a' | 'b') => Number(cpuMicros(apps, who)) - Number(cpuMicros(bare, who));
+    console.log(
+      `\nbare servers: CPU µs/request ${cpuMicros(bare, 'a')} (${trees[0].name}'s bytes) / ` +
+        `${cpuMicros(bare, 'b')} (${trees[1].name}'s); own work (app less bare, median rounds): ` +
+        `${trees[0].name} ${own('a').toFixed(1)} µs, ${trees[1].name} ${own('b').toFixed(1)} µs, ` +
+        `ratio ${(own('a') / own('b')).toFixed(3)}`,
+    );
+    console.log(roundsTable(bare));
+  } finally {
+    await Promise.all([mineBare!.stop(), theirsBare!.stop()]);
+  }
 }

@@ -3,15 +3,13 @@
 // The cache belongs to one catalogue version: a new index starts an empty one, so a response is
 // never served for a version other than the one it was built from.
 //
-// A miss builds its body as one string (a join of the records' JSON the index keeps): a
-// string lives on the V8 heap and dies young, where every Buffer is an off-heap allocation that
-// V8 counts as external memory and answers with a full Mark-Compact once enough piles up (one
-// every ~0.3 s under a stream of misses when each miss made three 28 KB Buffers;
-// docs/performance.md). The cache remembers a miss only as seen (a shared marker under its key)
-// and makes the bytes on the first hit, once, from the same index and rates: queries asked once
-// (a price slider) leave nothing behind but their key, and repeated ones are sent as ready bytes.
-// (Until 2026-11-24 a miss kept its recipe, the page's rows and the envelope's text: ~1 KB per
-// miss that outlived two scavenges, and the scavenger's copying of it was most of a miss's GC.)
+// A miss writes its body straight into one Buffer: the envelope's head, the records' JSON the
+// index keeps (ASCII copied as it is), the envelope's tail. The cache remembers a miss only as
+// seen (a shared marker under its key) and keeps the bytes on the first hit, made again from the
+// same index and rates: queries asked once (a price slider) leave nothing behind but their key,
+// and repeated ones are sent as ready bytes. (A body as one string cost three more passes over
+// its bytes: Fastify's Buffer.byteLength flattening the rope, Node joining headers and body, the
+// socket write encoding it; ADR 0009 and docs/performance.md have the measurements.)
 import { LRUCache } from 'lru-cache';
 import type { CatalogIndex } from './index/catalog-index.js';
 import type { CatalogIndexHolder } from './index/catalog-index-holder.js';
@@ -21,9 +19,6 @@ export const CACHE_TTL_SECONDS = 300;
 
 /** Upper bound of all cached bodies and their keys together, in bytes. */
 export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
-
-/** A JSON body: UTF-8 bytes, or a string Node encodes as UTF-8 as it writes it. */
-export type ResponseBody = Buffer | string;
 
 /**
  * A query asked once: its answer is made again, as bytes, when it is asked again. One shared
@@ -97,7 +92,7 @@ export class InstanceListing {
    * `alias` (the raw request these validated parameters came from) is remembered for
    * `cachedFor`.
    */
-  async list(parsed: ParsedInstanceQuery, alias?: string): Promise<ResponseBody> {
+  async list(parsed: ParsedInstanceQuery, alias?: string): Promise<Buffer> {
     const index = this.#holder.current ?? (await this.#holder.ready());
     const cache = this.#cacheFor(index);
     // The key names the query that ran (issue 15 item 8) and its currency; the cache itself
@@ -110,9 +105,7 @@ export class InstanceListing {
       // Asked again: worth its bytes, made from the same index and rates (a new version or new
       // rates start a new cache), so they are the answer the first asking got. Same entry, same
       // expiry. A hit answers at once: its query time is 0 by definition.
-      const bytes = Buffer.isBuffer(entry)
-        ? entry
-        : Buffer.from(this.#body(index, parsed, true, 0));
+      const bytes = Buffer.isBuffer(entry) ? entry : this.#body(index, parsed, true, 0);
       if (bytes !== entry) cache!.set(key, bytes, { noUpdateTTL: true });
       // Only a query asked again earns an alias: a stream of queries asked once (a price
       // slider) must not pay an extra entry per miss (4% fewer misses/s when it did).
@@ -124,7 +117,7 @@ export class InstanceListing {
   }
 
   /**
-   * The JSON body of `parsed` on `index`, as one string. `queryTimeMs` undefined: the time the
+   * The JSON body of `parsed` on `index`, as UTF-8 bytes. `queryTimeMs` undefined: the time the
    * query takes now, rounded to whole milliseconds.
    */
   #body(
@@ -132,7 +125,7 @@ export class InstanceListing {
     parsed: ParsedInstanceQuery,
     cached: boolean,
     queryTimeMs: number | undefined,
-  ): string {
+  ): Buffer {
     const started = performance.now();
     // Prices in the requested currency (D43): USD text comes from the index as serialised at
     // build; other currencies from its bounded per-(version, rates) memo.
@@ -148,11 +141,14 @@ export class InstanceListing {
     const note = parsed.money.note;
     const exchange = note === undefined ? '' : `,"exchange_rate":${JSON.stringify(note)}`;
     const elapsed = queryTimeMs ?? Math.round(performance.now() - started);
-    return (
-      `${HEAD}${page.json},"pagination":${pagination},"metadata":{"cached":${cached}` +
+    const tail =
+      `,"pagination":${pagination},"metadata":{"cached":${cached}` +
       `,"last_sync":${this.#lastSyncOf(index)},"query_time_ms":${elapsed}` +
-      `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}${exchange}}}}`
-    );
+      `,"filters_applied":${JSON.stringify(parsed.filtersApplied)}${exchange}}}}`;
+    const body = Buffer.allocUnsafe(HEAD.length + page.json.byteLength + Buffer.byteLength(tail));
+    const at = page.json.writeTo(body, body.write(HEAD, 0, 'latin1'));
+    body.write(tail, at);
+    return body;
   }
 
   /**

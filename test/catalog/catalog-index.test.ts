@@ -245,18 +245,43 @@ describe('CatalogIndex.forOption (D61)', () => {
   });
 });
 
+/** RecordTexts.arrayBytes written into a Buffer of exactly its length, as text. */
+function arrayText(texts: RecordTexts, positions: number[]): string {
+  const array = texts.arrayBytes(positions, undefined);
+  const bytes = Buffer.alloc(array.byteLength + 2, '#');
+  expect(array.writeTo(bytes, 1)).toBe(array.byteLength + 1);
+  // Nothing written outside its range.
+  expect([bytes[0], bytes[bytes.length - 1]]).toEqual([0x23, 0x23]);
+  return bytes.subarray(1, -1).toString();
+}
+
 describe('RecordTexts: the USD texts kept', () => {
   const records = rows(300);
+
+  it('writes ASCII and non-ASCII records as the same UTF-8 JSON.stringify gives', () => {
+    const named = records
+      .slice(0, 4)
+      .map((row, i) => (i % 2 === 0 ? { ...row, instanceName: `Größe ✓ ${i}` } : row));
+    const texts = new RecordTexts(named);
+    const expected = JSON.stringify(named.map((row) => toInstanceRecord(row)));
+    expect(arrayText(texts, [0, 1, 2, 3])).toBe(expected);
+    expect(arrayText(texts, [])).toBe('[]');
+    // The memo's texts (an option's index) and a second pass over the kept ones alike.
+    expect(arrayText(new RecordTexts(named, false), [0, 1, 2, 3])).toBe(expected);
+    expect(arrayText(texts, [3, 2])).toBe(
+      JSON.stringify([named[3], named[2]].map((row) => toInstanceRecord(row!))),
+    );
+  });
   it('keeps texts up to its bound and serialises the rest per use, the same text either way', () => {
     const one = JSON.stringify(toInstanceRecord(records[0]!)).length;
     const texts = new RecordTexts(records, true, one * 100);
     const all = records.map((_, p) => p);
-    const first = texts.array(all, undefined);
+    const first = arrayText(texts, all);
     expect(JSON.parse(first)).toEqual(records.map((r) => toInstanceRecord(r)));
     // About 100 of the 300 are kept, never more than the bound.
     expect(texts.bytes).toBeGreaterThan(one * 90);
     expect(texts.bytes).toBeLessThanOrEqual(one * 100);
-    expect(texts.array(all, undefined)).toBe(first);
+    expect(arrayText(texts, all)).toBe(first);
     expect(texts.at(299)).toBe(JSON.stringify(toInstanceRecord(records[299]!)));
     expect(texts.at(300)).toBeUndefined();
     expect(texts.bytes).toBeLessThanOrEqual(one * 100);

@@ -26,7 +26,7 @@ import type { PurchaseOption } from '../purchase-options.js';
 import { IndexRows } from './index-rows.js';
 import { RecordSelection } from './record-selection.js';
 import { recordColumns, type RecordColumns } from './record-columns.js';
-import { RecordTexts } from './record-texts.js';
+import { RecordTexts, type JsonBytes } from './record-texts.js';
 import { lowerBound } from './sort-orders.js';
 
 function pageBounds(limit: number, offset: number): void {
@@ -49,6 +49,7 @@ function pageBounds(limit: number, offset: number): void {
  *   (D15, D16, D18; `storage/catalog-queries.ts` stays the reference, compared in tests)
  * - `filter(InstanceFilter, sort?, order?)`: every matching record in order (CSV, grouping)
  * - `jsonArray(rows)`: `[record,record,...]` as one string, from the serialised records
+ * - `page(InstanceQuery)`: `query`'s page as UTF-8 bytes to write (GET /instances)
  * - `observationInstants`: the records' distinct observation instants, ascending
  * - `byMonthlyPrice`: every available record, monthly price ascending then id (what
  *   /recommend ranks: the ranking filters the candidates itself, D28)
@@ -185,7 +186,10 @@ export class CatalogIndex {
       if (p < 0) throw new Error(`record ${row.id} is not in catalogue version ${this.version}`);
       return p;
     });
-    return this.#texts.array(positions, money);
+    const array = this.#texts.arrayBytes(positions, money);
+    const bytes = Buffer.allocUnsafe(array.byteLength);
+    array.writeTo(bytes, 0);
+    return bytes.toString();
   }
 
   /** One page and the total: the same answer as CatalogStore.queryInstances. */
@@ -209,7 +213,7 @@ export class CatalogIndex {
   page(
     query: InstanceQuery,
     money?: MoneyView,
-  ): { readonly total: number; readonly count: number; readonly json: string } {
+  ): { readonly total: number; readonly count: number; readonly json: JsonBytes } {
     pageBounds(query.limit, query.offset);
     const { positions, total } = this.#selection.select(
       query.filter,
@@ -218,7 +222,7 @@ export class CatalogIndex {
       query.limit,
       query.offset,
     );
-    return { total, count: positions.length, json: this.#texts.array(positions, money) };
+    return { total, count: positions.length, json: this.#texts.arrayBytes(positions, money) };
   }
 
   #rowsAt(positions: ArrayLike<number>): InstanceRow[] {

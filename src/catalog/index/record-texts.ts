@@ -1,18 +1,20 @@
 // The API JSON (spec 2.1) of one CatalogIndex's records, by position (index in id order), and
-// the `[json,json,...]` arrays a page or /recommend answer is made of.
+// the `[json,json,...]` arrays a page is made of.
 //
 // Invariants:
 //   - a record's USD text is serialised on first use; the on-demand index keeps it (never to
-//     change) while the texts it keeps stay within USD_JSON_MAX_BYTES, which holds every text of
-//     catalogues up to ~50,000 records (a default start holds ~3 MB), so those pay each
-//     serialisation once; beyond it (a world-size catalogue with every option listed, ~1.9 KB a
-//     record) a text not kept is serialised per use. Serialising every record at build made the
-//     100,000-record index take 2.3 s and +420 MB (bench:world);
+//     change) with its UTF-8 length while the texts it keeps stay within USD_JSON_MAX_BYTES,
+//     which holds every text of catalogues up to ~50,000 records (a default start holds ~4 MB),
+//     so those pay each serialisation once; beyond it (a world-size catalogue with every option
+//     listed, ~1.9 KB a record) a text not kept is serialised per use. Serialising every record
+//     at build made the 100,000-record index take 2.3 s and +420 MB (bench:world);
 //   - an option's index (D61) and every currency other than USD (D43) go through the memo below,
 //     bounded by CONVERTED_JSON_MAX_BYTES, keyed by the currency and rates (moneyKey) and the
 //     position, so the same key always gives the same text;
-//   - texts are strings on the V8 heap, never copied into a Buffer (ADR 0009), and one index's
-//     texts (memo included) are dropped with the index.
+//   - texts are strings on the V8 heap; a page (`arrayBytes`) is written from them straight into
+//     the one Buffer the response is sent from, an ASCII text by a plain copy (ADR 0009: a
+//     string body cost three more passes over its bytes in Fastify and Node);
+//   - one index's texts (memo included) are dropped with the index.
 import { LRUCache } from 'lru-cache';
 import { moneyView, type MoneyView } from '../money-view.js';
 import type { InstanceRow } from '../records.js';
@@ -38,17 +40,65 @@ function moneyKey(money: MoneyView): string {
     : `${note.currency}|${note.as_of}|${note.source}|${note.rate}`;
 }
 
+/** A record's JSON and its length in UTF-8 bytes (equal to its length when it is ASCII). */
+interface Text {
+  readonly json: string;
+  readonly bytes: number;
+}
+
+/**
+ * `[json,json,...]` as UTF-8 bytes to come: its length, and `writeTo`, which writes it into a
+ * Buffer (at least `byteLength` long from `offset`) and returns the offset after it.
+ */
+export interface JsonBytes {
+  readonly byteLength: number;
+  writeTo(target: Buffer, offset: number): number;
+}
+
+const COMMA = 0x2c;
+const OPEN = 0x5b;
+const CLOSE = 0x5d;
+
+/** The texts of one array, in order, written as `[a,b,...]`. */
+class TextArray implements JsonBytes {
+  readonly byteLength: number;
+  readonly #texts: readonly Text[];
+
+  constructor(texts: readonly Text[]) {
+    this.#texts = texts;
+    let bytes = texts.length === 0 ? 2 : texts.length + 1; // brackets and commas
+    for (const text of texts) bytes += text.bytes;
+    this.byteLength = bytes;
+  }
+
+  writeTo(target: Buffer, offset: number): number {
+    let at = offset;
+    target[at++] = OPEN;
+    const texts = this.#texts;
+    for (let i = 0; i < texts.length; i++) {
+      if (i > 0) target[at++] = COMMA;
+      const { json, bytes } = texts[i]!;
+      // ASCII (every byte one character) is copied as Latin-1: the same bytes, no encoding.
+      at += target.write(json, at, bytes, bytes === json.length ? 'latin1' : 'utf8');
+    }
+    target[at++] = CLOSE;
+    return at;
+  }
+}
+
 /** The serialised records of one index; `rows` are the index's records in id order. */
 export class RecordTexts {
   readonly #rows: readonly InstanceRow[];
   /** The USD text of position p once kept; undefined for the whole: kept in the memo only. */
   readonly #json: (string | undefined)[] | undefined;
+  /** UTF-8 length of each text kept in #json (0 until kept). */
+  readonly #lengths: Uint32Array | undefined;
   /** UTF-8 bytes of the USD texts kept in #json (at most USD_JSON_MAX_BYTES). */
   #bytes = 0;
   /** Records' JSON in other currencies, by `${moneyKey}#${position}`. */
-  readonly #converted = new LRUCache<string, string>({
+  readonly #converted = new LRUCache<string, Text>({
     maxSize: CONVERTED_JSON_MAX_BYTES,
-    sizeCalculation: (json, key) => (json.length + key.length) * 2 + 64,
+    sizeCalculation: (text, key) => (text.json.length + key.length) * 2 + 96,
   });
 
   readonly #maxBytes: number;
@@ -61,6 +111,7 @@ export class RecordTexts {
     this.#rows = rows;
     this.#maxBytes = maxBytes;
     this.#json = keepUsd ? new Array<string | undefined>(rows.length) : undefined;
+    this.#lengths = keepUsd ? new Uint32Array(rows.length) : undefined;
   }
 
   /** UTF-8 bytes of the USD texts kept (not those in the memo). */
@@ -69,53 +120,54 @@ export class RecordTexts {
   }
 
   /** The USD text of position p, serialised on first use and kept while the bound allows. */
-  #usd(p: number): string {
+  #usd(p: number): Text {
     const kept = this.#json![p];
-    if (kept !== undefined) return kept;
-    const text = JSON.stringify(toInstanceRecord(this.#rows[p]!));
+    if (kept !== undefined) return { json: kept, bytes: this.#lengths![p]! };
+    const json = JSON.stringify(toInstanceRecord(this.#rows[p]!));
     // Measured, which flattens it while young: JSON.stringify may return a rope of parts, and
     // a kept rope's parts outlive two scavenges and are promoted (issue 9: ~30 MB of old-space
     // garbage for 50,000 records); flattened now, the parts die in the next scavenge.
-    const bytes = Buffer.byteLength(text);
+    const bytes = Buffer.byteLength(json);
     if (this.#bytes + bytes <= this.#maxBytes) {
-      this.#json![p] = text;
+      this.#json![p] = json;
+      this.#lengths![p] = bytes;
       this.#bytes += bytes;
     }
-    return text;
+    return { json, bytes };
+  }
+
+  /** The text of position p in `money`'s currency. */
+  #text(p: number, money: MoneyView | undefined, prefix: string | undefined): Text {
+    return prefix === undefined ? this.#usd(p) : this.#memoised(money ?? USD_VIEW, prefix, p);
+  }
+
+  /** The memo's key prefix for `money`, or undefined where the kept USD texts serve. */
+  #prefix(money: MoneyView | undefined): string | undefined {
+    if (money !== undefined && money.currency !== 'USD') return `${moneyKey(money)}#`;
+    return this.#json === undefined ? 'USD#' : undefined;
   }
 
   /** The USD text of position p. */
   at(p: number): string | undefined {
     if (p < 0 || p >= this.#rows.length) return undefined;
-    return this.#json === undefined ? this.#memoised(USD_VIEW, 'USD#', p) : this.#usd(p);
+    return this.#text(p, undefined, this.#prefix(undefined)).json;
   }
 
   /**
-   * `[json,json,...]` of these positions, with prices in `money`'s currency (USD when omitted).
+   * `[json,json,...]` of these positions, with prices in `money`'s currency (USD when omitted),
+   * as UTF-8 bytes to write into a response.
    */
-  array(positions: ArrayLike<number>, money: MoneyView | undefined): string {
-    if ((money !== undefined && money.currency !== 'USD') || this.#json === undefined)
-      return this.#convertedArray(money ?? USD_VIEW, positions);
-    // Concatenated, not joined: `+` on long strings makes a rope (a cons string: two pointers),
-    // where a join copies every record's text once more. The rope is flattened once, where
-    // the body's length is taken (Fastify's Buffer.byteLength), instead of after a copy.
-    if (positions.length === 0) return '[]';
-    let out = `[${this.#usd(positions[0]!)}`;
-    for (let i = 1; i < positions.length; i++) out += `,${this.#usd(positions[i]!)}`;
-    return `${out}]`;
+  arrayBytes(positions: ArrayLike<number>, money: MoneyView | undefined): JsonBytes {
+    const prefix = this.#prefix(money);
+    return new TextArray(Array.from(positions, (p) => this.#text(p, money, prefix)));
   }
 
-  #convertedArray(money: MoneyView, positions: ArrayLike<number>): string {
-    const prefix = `${moneyKey(money)}#`;
-    const texts = Array.from(positions, (p) => this.#memoised(money, prefix, p));
-    return `[${texts.join(',')}]`;
-  }
-
-  #memoised(money: MoneyView, prefix: string, p: number): string {
+  #memoised(money: MoneyView, prefix: string, p: number): Text {
     const key = prefix + p;
     let text = this.#converted.get(key);
     if (text === undefined) {
-      text = JSON.stringify(toInstanceRecord(this.#rows[p]!, money));
+      const json = JSON.stringify(toInstanceRecord(this.#rows[p]!, money));
+      text = { json, bytes: Buffer.byteLength(json) };
       this.#converted.set(key, text);
     }
     return text;
