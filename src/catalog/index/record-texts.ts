@@ -59,25 +59,34 @@ const COMMA = 0x2c;
 const OPEN = 0x5b;
 const CLOSE = 0x5d;
 
-/** The texts of one array, in order, written as `[a,b,...]`. */
+/** The texts of one array, in order, written as `[a,b,...]`; filled by RecordTexts. */
 class TextArray implements JsonBytes {
-  readonly byteLength: number;
-  readonly #texts: readonly Text[];
+  /** Brackets, commas and the texts set so far. */
+  byteLength: number;
+  readonly #jsons: string[];
+  /** Each text's UTF-8 length. */
+  readonly #lengths: number[];
 
-  constructor(texts: readonly Text[]) {
-    this.#texts = texts;
-    let bytes = texts.length === 0 ? 2 : texts.length + 1; // brackets and commas
-    for (const text of texts) bytes += text.bytes;
-    this.byteLength = bytes;
+  constructor(count: number) {
+    this.#jsons = new Array<string>(count);
+    this.#lengths = new Array<number>(count);
+    this.byteLength = count === 0 ? 2 : count + 1;
+  }
+
+  set(i: number, json: string, bytes: number): void {
+    this.#jsons[i] = json;
+    this.#lengths[i] = bytes;
+    this.byteLength += bytes;
   }
 
   writeTo(target: Buffer, offset: number): number {
     let at = offset;
     target[at++] = OPEN;
-    const texts = this.#texts;
-    for (let i = 0; i < texts.length; i++) {
+    const jsons = this.#jsons;
+    for (let i = 0; i < jsons.length; i++) {
       if (i > 0) target[at++] = COMMA;
-      const { json, bytes } = texts[i]!;
+      const json = jsons[i]!;
+      const bytes = this.#lengths[i]!;
       // ASCII (every byte one character) is copied as Latin-1: the same bytes, no encoding.
       at += target.write(json, at, bytes, bytes === json.length ? 'latin1' : 'utf8');
     }
@@ -136,7 +145,7 @@ export class RecordTexts {
     return { json, bytes };
   }
 
-  /** The text of position p in `money`'s currency. */
+  /** The text of position p in `money`'s currency (`prefix` from #prefix). */
   #text(p: number, money: MoneyView | undefined, prefix: string | undefined): Text {
     return prefix === undefined ? this.#usd(p) : this.#memoised(money ?? USD_VIEW, prefix, p);
   }
@@ -159,7 +168,20 @@ export class RecordTexts {
    */
   arrayBytes(positions: ArrayLike<number>, money: MoneyView | undefined): JsonBytes {
     const prefix = this.#prefix(money);
-    return new TextArray(Array.from(positions, (p) => this.#text(p, money, prefix)));
+    const out = new TextArray(positions.length);
+    const kept = prefix === undefined ? this.#json! : undefined;
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i]!;
+      // The common case, a kept USD text, without making a Text for it.
+      const json = kept?.[p];
+      if (json !== undefined) {
+        out.set(i, json, this.#lengths![p]!);
+      } else {
+        const text = this.#text(p, money, prefix);
+        out.set(i, text.json, text.bytes);
+      }
+    }
+    return out;
   }
 
   #memoised(money: MoneyView, prefix: string, p: number): Text {
