@@ -44,6 +44,11 @@ export interface ProviderDefinition extends ProviderEntry {
    * fieldNotes gives it (`storage_gb 0 = EBS only`).
    */
   readonly fieldNoteCases: Readonly<Partial<Record<FieldNote, readonly string[]>>>;
+  /**
+   * True when a file:// upstream URL names one of its live upstream's documents (a downloaded
+   * price file) rather than a snapshot directory: no metadata.json is looked for beside it.
+   */
+  isLiveFile?(url: string): boolean;
   /** Its adapter over `client` (a live upstream, a test server or a snapshot directory). */
   createAdapter(client: UpstreamClient, context: ProviderAdapterContext): ProviderAdapter;
   /** Its snapshot tools (scripts only: loaded on demand, never by the server). */

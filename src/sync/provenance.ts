@@ -1,7 +1,8 @@
 // Provenance of a sync's figures (D37). A snapshot directory (a file:// base URL) carries
 // `metadata.json` with `data_source: { observed_at, source }`, written by the generators and by
 // `npm run snapshots:refresh`; a snapshot without it is refused, since its prices would have no
-// date. A live upstream's figures are observed when they are fetched.
+// date. A live upstream's figures are observed when they are fetched, or earlier when the
+// upstream itself says so (a price file's build time).
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { DatedRecordingsError, parseDatedRecordings } from '../catalog/dated-recordings.js';
@@ -130,6 +131,11 @@ export interface ProvenanceOptions {
   readonly upstreamName: string;
   readonly baseUrl: string;
   readonly client: UpstreamClient;
+  /**
+   * A file:// baseUrl that names a live upstream's own document (a provider's isLiveFile), not a
+   * snapshot directory: dated like a live fetch, with no metadata.json read.
+   */
+  readonly liveFile?: boolean;
   readonly now?: () => Date;
 }
 
@@ -138,7 +144,7 @@ export function withProvenance(
   adapter: ProviderAdapter,
   options: ProvenanceOptions,
 ): ProviderAdapter {
-  const snapshot = options.baseUrl.toLowerCase().startsWith('file:');
+  const snapshot = options.baseUrl.toLowerCase().startsWith('file:') && options.liveFile !== true;
   const now = options.now ?? (() => new Date());
   return {
     name: adapter.name,
@@ -164,8 +170,12 @@ export function withProvenance(
             ),
         };
       }
-      const observedAt = now();
+      const fetchedAt = now();
       const catalog = await adapter.fetchCatalog(signal);
+      // Observed when fetched, unless the upstream dates its own figures earlier (a file built
+      // before it was fetched); a date after the fetch is not believed.
+      const stated = catalog.dataSource?.observedAt;
+      const observedAt = stated !== undefined && stated < fetchedAt ? stated : fetchedAt;
       return {
         ...catalog,
         dataSource: {

@@ -63,6 +63,7 @@ export function createProviderAdapters(config: Config): Record<ProviderName, Pro
       upstreamName: provider.upstreamName,
       baseUrl: options.baseUrl,
       client,
+      liveFile: provider.isLiveFile?.(options.baseUrl) ?? false,
     });
   };
   return Object.fromEntries(config.registry.map((p) => [p.name, build(p)]));

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderCatalog } from '../../src/catalog/offers.js';
 import { createProviderDAdapter } from '../../src/providers/provider-d/adapter.js';
+import { pricingFileGeneratedAt } from '../../src/providers/provider-d/pricing-file.js';
 import {
   createUpstreamClient,
   type ClosableUpstreamClient,
@@ -146,6 +147,27 @@ describe('provider_d from a pricing.yml over HTTP', () => {
     expect(catalog.offers).toHaveLength(6);
   });
 
+  it("dates the prices by the file's build (about.timestamp, else about.generated)", async () => {
+    serveFixture();
+    const catalog = await readYaml(`${upstream.url}/pricing.yml`);
+    expect(catalog.dataSource?.observedAt.toISOString()).toBe('2026-07-30T06:13:17.000Z');
+    expect(pricingFileGeneratedAt({ about: { generated: '2025-01-02 03:04:05' } })).toEqual(
+      new Date('2025-01-02T03:04:05Z'),
+    );
+    expect(pricingFileGeneratedAt({ about: { timestamp: '1785391997', generated: 'x' } })).toEqual(
+      new Date('2026-07-30T06:13:17Z'),
+    );
+    for (const about of [{}, { timestamp: '-1', generated: 'yesterday' }, 'text', null]) {
+      expect(pricingFileGeneratedAt({ about })).toBeUndefined();
+    }
+    // A file without `about` is read all the same, dated by the fetch.
+    const bare = readFileSync(FIXTURE, 'utf8').replace(/^about:\n( {2}.*\n)+/m, '');
+    expect(bare).not.toContain('about:');
+    const undated = await readYaml(serve('undated.yml', bare));
+    expect(undated.offers).toHaveLength(6);
+    expect(undated.dataSource).toBeUndefined();
+  });
+
   it('leaves a region the file lacks unsynced (its records stay as they were)', async () => {
     const text = readFileSync(FIXTURE, 'utf8').replace(/ {8}asia-east2:\n( {10}.*\n)+/g, '');
     const catalog = await readYaml(serve('no-hk.yml', text));
@@ -225,6 +247,53 @@ describe('provider_d synced from a pricing.yml through the app', () => {
     await t?.close();
     await upstream?.close();
     rmSync(root, { recursive: true, force: true });
+  });
+
+  it("shows the file's build time as the observation, from http:// and from file://", async () => {
+    expect((await sync()).statusCode).toBe(200);
+    const observed = async (app: TestApp) => {
+      const records = await app.app.inject({
+        url: '/instances?region=asia-northeast1&q=e2-standard-2',
+        headers: auth,
+      });
+      const health = await app.app.inject({ url: '/health', headers: auth });
+      const source = health
+        .json<{
+          components: {
+            providers: { name: string; data_source: { kind: string; observed_at: string } }[];
+          };
+        }>()
+        .components.providers.find((p) => p.name === 'provider_d')?.data_source;
+      return {
+        record: records.json<{ data: { instances: { pricing: { observed_at: string } }[] } }>().data
+          .instances[0]?.pricing.observed_at,
+        source,
+      };
+    };
+    const expected = {
+      record: '2026-07-30T06:13:17.000Z',
+      kind: 'live',
+      source: '2026-07-30T06:13:17.000Z',
+    };
+    expect(await observed(t)).toEqual(expected);
+    // A downloaded copy named by a file:// URL is the same live file, not a snapshot directory
+    // (which would need a metadata.json beside it).
+    const fromFile = await createTestApp({
+      PROVIDERS: 'provider_d',
+      PROVIDER_D_URL: pathToFileURL(path.join(root, 'pricing.yml')).href,
+    });
+    try {
+      const synced = await fromFile.app.inject({
+        method: 'POST',
+        url: '/sync',
+        headers: auth,
+        payload: { providers: ['provider_d'] },
+      });
+      expect(synced.statusCode, synced.body).toBe(200);
+      expect(await observed(fromFile)).toEqual(expected);
+    } finally {
+      await fromFile.close();
+    }
   });
 
   it('serves the file, then keeps it when a later file is hostile', async () => {

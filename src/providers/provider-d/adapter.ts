@@ -57,7 +57,13 @@ export function createProviderDAdapter(options: ProviderDAdapterOptions): Provid
         pricingFile === undefined
           ? await fetchProviderDDocuments(options.client, signal)
           : await fetchPricingFileDocuments(pricingFile, signal);
-      return parseProviderDCatalog(documents, regionMap);
+      const catalog = parseProviderDCatalog(documents, regionMap);
+      // A pricing.yml says when it was built: its prices are dated by that (sync/provenance.ts
+      // keeps it for a live source, the fetch time only when the file says nothing).
+      const observedAt = documents.generatedAt;
+      return observedAt === undefined
+        ? catalog
+        : { ...catalog, dataSource: { kind: 'live', observedAt, source: 'pricing.yml about' } };
     },
   };
 }

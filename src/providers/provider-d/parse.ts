@@ -39,6 +39,8 @@ import {
 export interface ProviderDDocuments {
   readonly machineTypes: unknown;
   readonly prices: unknown;
+  /** When the prices were generated upstream, where the source says (a pricing.yml's `about`). */
+  readonly generatedAt?: Date;
 }
 
 const MICROS_PER_CENT = MICROS_PER_DOLLAR / 100;

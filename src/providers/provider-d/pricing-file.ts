@@ -80,6 +80,28 @@ export function parsePricingYaml(text: string): unknown {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** `about.generated` as pricing.pl writes it: UTC, no zone. */
+const GENERATED = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
+
+/**
+ * When the file was built, from its `about`: `timestamp` (epoch seconds), else `generated`
+ * (`2026-07-30 06:13:17`, UTC); undefined when neither reads as a time. The prices are Google's
+ * as of that build, so that is when they were observed (D37), not when we fetched the file.
+ */
+export function pricingFileGeneratedAt(file: unknown): Date | undefined {
+  const about = isRecord(file) ? file['about'] : undefined;
+  if (!isRecord(about)) return undefined;
+  const timestamp = about['timestamp'];
+  if (typeof timestamp === 'string' && /^[1-9][0-9]{8,10}$/.test(timestamp)) {
+    return new Date(Number(timestamp) * 1000);
+  }
+  const generated =
+    typeof about['generated'] === 'string' ? GENERATED.exec(about['generated']) : null;
+  if (generated === null) return undefined;
+  const at = new Date(`${generated[1]}T${generated[2]}Z`);
+  return Number.isFinite(at.getTime()) ? at : undefined;
+}
+
 /** Per region, the ids the reference's prices.json marks as offered. */
 function offeredByRegion(reference: unknown): Map<string, Set<string>> {
   if (!checkPricesDocument.Check(reference)) {
@@ -153,8 +175,10 @@ export function pricingFileDocuments(
       regions.set(region, rows);
     }
   }
+  const generatedAt = pricingFileGeneratedAt(file);
   return {
     machineTypes: reference.machineTypes,
     prices: { regions: [...regions].map(([id, prices]) => ({ id, prices })) },
+    ...(generatedAt && { generatedAt }),
   };
 }

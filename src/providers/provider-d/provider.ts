@@ -31,6 +31,7 @@ export const providerD = Object.freeze<ProviderDefinition>({
     not_included: ['storage_gb 0 = Persistent Disk only', 'transfer_tb 0 = billed per GB'],
     not_recorded: ['network_speed_gbps of the few types without a recorded egress bandwidth'],
   },
+  isLiveFile: isPricingFileUrl,
   createAdapter: (client, context) =>
     createProviderDAdapter({
       client,
