@@ -267,7 +267,8 @@ describe('provider_d synced from a pricing.yml through the app', () => {
       return {
         record: records.json<{ data: { instances: { pricing: { observed_at: string } }[] } }>().data
           .instances[0]?.pricing.observed_at,
-        source,
+        kind: source?.kind,
+        source: source?.observed_at,
       };
     };
     const expected = {
