@@ -380,7 +380,7 @@ export function CompareView({ params }: { params: URLSearchParams }) {
               onChange={(o) => navigate({ purchase_option: optionParam(o) })}
             />
           </div>
-          <PurchaseOptionNote id="c-purchase-option" option={option} compare />
+          <PurchaseOptionNote id="c-purchase-option" option={option} scope="compare" />
           <label class="check">
             <input
               type="checkbox"
