@@ -24,9 +24,13 @@ interface Row {
   id: number;
   instance_id: string;
   provider: { name: string; display_name: string };
+  vcpu: number;
+  memory_mb: number;
   pricing: {
     hourly_price: number;
     monthly_price: number;
+    monthly_price_per_vcpu: number | null;
+    monthly_price_per_gb: number | null;
     purchase_option: string;
     options: Record<string, OptionPrice>;
     spot_advice: SpotAdvice | null;
@@ -62,6 +66,18 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
       .poll(() => page.locator('main p.status').first().textContent())
       .toMatch(/^(Showing|No instances)/);
   }
+  /** The record as /history gives it priced by `option` (the API's per-vCPU/GiB figures). */
+  async function optionRecord(id: number, option: string, client: string): Promise<Row> {
+    return (
+      await data<{ instance: Row }>(`/instances/${id}/history?purchase_option=${option}`, client)
+    ).instance;
+  }
+  /** Compare's cells of the row labelled exactly `label` (the mark " differs" aside). */
+  const compareCells = (page: Page) => (label: string) =>
+    page
+      .locator('table.compare tbody tr')
+      .filter({ has: page.locator('th', { hasText: new RegExp(`^${label}( differs)?$`) }) })
+      .locator('td');
   /** Tokyo c7i.xlarge: the record issue 33 names (reserved_1y 0.1482/h, 108.17/month). */
   async function tokyoC7i(id: string): Promise<Row> {
     const answer = await data<{ instances: Row[] }>(
@@ -317,8 +333,7 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
     );
     const table = page.locator('table.compare');
     await table.waitFor();
-    const cells = (label: string) =>
-      table.locator('tbody tr', { has: page.locator(`th:has-text("${label}")`) }).locator('td');
+    const cells = compareCells(page);
     await expect
       .poll(() => cells('3-year reserved monthly').allTextContents())
       .toEqual([
@@ -329,6 +344,12 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
       usd(record.pricing.options['reserved_3y']!.hourly_price, 4),
       'not sold as 3-year reserved',
     ]);
+    // Per unit too: the option's, and the Linode record says it is not sold so.
+    const perVcpu = (await optionRecord(record.id, 'reserved_3y', probe)).pricing
+      .monthly_price_per_vcpu;
+    await expect
+      .poll(() => cells('3-year reserved monthly per vCPU').allTextContents())
+      .toEqual([usd(perVcpu!), 'not sold as 3-year reserved']);
     const a = record.pricing.spot_advice!;
     expect(await cells('AWS Spot Instance Advisor').allTextContents()).toEqual([
       `interruptions ${a.interruption_band}, savings ${a.savings_pct}% (observed ${a.observed_at.slice(0, 10)})`,
@@ -346,6 +367,65 @@ describe.skipIf(skip !== undefined)('purchase options in the web UI', { timeout:
     expect(await checkAtEveryWidth(page, 'purchase-option-compare', () => table.waitFor())).toEqual(
       [],
     );
+    expect(problems).toEqual([]);
+  });
+
+  it('Compare: per vCPU and per GiB follow the chosen option, and so does the baseline percent', async () => {
+    const probe = session.newClient();
+    // Two AWS records of different sizes, both sold as 1-year reserved.
+    const c7i = await tokyoC7i(probe);
+    const other = (
+      await data<{ instances: Row[] }>(
+        '/instances?provider=provider_c&city=tokyo&q=m7i.2xlarge',
+        probe,
+      )
+    ).instances.find((r) => r.instance_id === 'm7i.2xlarge')!;
+    expect(other).toBeDefined();
+    const { page, problems } = await keyedPage(
+      `/ui/?view=compare&ids=${c7i.id},${other.id}&base=${c7i.id}`,
+    );
+    const table = page.locator('table.compare');
+    await table.waitFor();
+    const cells = compareCells(page);
+    await expect.poll(() => cells('Monthly per vCPU, on-demand').count()).toBe(2);
+    await page.getByLabel('Purchase option').selectOption({ label: '1-year reserved' });
+    await expect.poll(() => search(page).get('purchase_option')).toBe('reserved_1y');
+    // The on-demand per-unit rows give way to the option's.
+    await expect.poll(() => cells('Monthly per vCPU, on-demand').count()).toBe(0);
+    const expected = [];
+    for (const r of [c7i, other]) {
+      const priced = (await optionRecord(r.id, 'reserved_1y', probe)).pricing;
+      const reserved = r.pricing.options['reserved_1y']!.monthly_price;
+      // The API's figure is the reserved monthly price per vCPU (rounded once, from the exact
+      // price: within half a cent of the rounded monthly price divided), not the on-demand one.
+      expect(priced.purchase_option).toBe('reserved_1y');
+      expect(Math.abs(priced.monthly_price_per_vcpu! - reserved / r.vcpu)).toBeLessThan(0.0051);
+      expect(Math.abs(priced.monthly_price_per_gb! - reserved / (r.memory_mb / 1024))).toBeLessThan(
+        0.0051,
+      );
+      expect(priced.monthly_price_per_vcpu).not.toBe(r.pricing.monthly_price_per_vcpu);
+      expected.push(priced);
+    }
+    const figure = (texts: string[]) => texts.map((t) => t.replace(/ [+−].*$/s, ''));
+    await expect
+      .poll(async () => figure(await cells('1-year reserved monthly per vCPU').allTextContents()))
+      .toEqual(expected.map((p) => usd(p.monthly_price_per_vcpu!)));
+    expect(figure(await cells('1-year reserved monthly per GiB').allTextContents())).toEqual(
+      expected.map((p) => usd(p.monthly_price_per_gb!)),
+    );
+    // The second record against the baseline (the first), in percent of the option's figures.
+    const change =
+      ((expected[1]!.monthly_price_per_vcpu! - expected[0]!.monthly_price_per_vcpu!) /
+        expected[0]!.monthly_price_per_vcpu!) *
+      100;
+    const delta = cells('1-year reserved monthly per vCPU').nth(1).locator('.delta');
+    // Its first word is the figure (then, for screen readers, "more/less than baseline").
+    expect((await delta.textContent())!.trim().split(' ')[0]).toBe(
+      `${change > 0 ? '+' : '−'}${Math.abs(change).toFixed(1)}%`,
+    );
+    expect(
+      await checkAtEveryWidth(page, 'purchase-option-compare-units', () => table.waitFor()),
+    ).toEqual([]);
     expect(problems).toEqual([]);
   });
 

@@ -10,7 +10,7 @@ import { InstancesView } from './views/instances';
 import { lazyView } from './lazy-view';
 import { StaleNotice } from './freshness';
 import { knownCurrency, type HealthReport } from './model';
-import { knownPurchaseOption } from './purchase-options';
+import { ALL_OPTIONS, knownPurchaseOption } from './purchase-options';
 import { placesAnswer, usePlaces } from './places';
 import { HealthContext } from './provenance';
 import { useApi } from './use-api';
@@ -69,14 +69,25 @@ function rememberView(view: string, params: URLSearchParams): void {
   }
 }
 
-/** The views that price by a purchase option (D61); Changes and Status do not take one. */
+/**
+ * The views that price by a purchase option (D61), which the menu carries between them. Changes
+ * takes its own (it may be `all`, which prices nothing), kept only in its own URL; Status none.
+ */
 const OPTION_VIEWS = ['instances', 'compare', 'instance', 'regions', 'recommend'];
+
+/** The view does not know the URL's option: it shows on-demand and the page says so. */
+function unknownOption(view: string, asked: string | null): boolean {
+  if (asked === null || knownPurchaseOption(asked) !== undefined) return false;
+  return OPTION_VIEWS.includes(view) || (view === 'changes' && asked !== ALL_OPTIONS);
+}
 
 /**
  * The purchase option a menu link carries: the current one between views that price by it;
- * into such a view from one that does not (Changes, Status), the one it was left with.
+ * into such a view from one that does not (Changes, Status), the one it was left with. Changes
+ * comes back with its own, never another view's.
  */
 function carriedOption(params: URLSearchParams, from: string, to: string, last?: string) {
+  if (to === 'changes') return from === to ? (params.get('purchase_option') ?? undefined) : last;
   if (!OPTION_VIEWS.includes(to)) return undefined;
   return OPTION_VIEWS.includes(from) ? (params.get('purchase_option') ?? undefined) : last;
 }
@@ -205,16 +216,13 @@ function App({ keyFromLink }: { keyFromLink: boolean }) {
               Currency menu.
             </p>
           )}
-        {hasKey &&
-          OPTION_VIEWS.includes(view.id) &&
-          params.get('purchase_option') !== null &&
-          knownPurchaseOption(params.get('purchase_option')) === undefined && (
-            <p class="note" role="status">
-              The link asks for the purchase option “{params.get('purchase_option')!.slice(0, 20)}”,
-              which this server does not know; on-demand prices are shown. Pick another from the
-              Purchase option menu.
-            </p>
-          )}
+        {hasKey && unknownOption(view.id, params.get('purchase_option')) && (
+          <p class="note" role="status">
+            The link asks for the purchase option “{params.get('purchase_option')!.slice(0, 20)}”,
+            which this server does not know; on-demand prices are shown. Pick another from the
+            Purchase option menu.
+          </p>
+        )}
         {hasKey ? (
           <Checked key={generation}>{view.render(params)}</Checked>
         ) : asking ? (

@@ -56,13 +56,24 @@ export function purchaseOptionOf(params: URLSearchParams): PurchaseOption {
   return knownPurchaseOption(params.get('purchase_option')) ?? 'on_demand';
 }
 
+/** `purchase_option=all`: the change feed's value for the items of every option (D61). */
+export const ALL_OPTIONS = 'all';
+
+/** What Changes lists: one option's changes, or every option's (`all`, Changes only). */
+export type FeedOption = PurchaseOption | typeof ALL_OPTIONS;
+
+/** Changes' choice: the URL's option or `all`, else on-demand (as purchaseOptionOf). */
+export function feedOptionOf(params: URLSearchParams): FeedOption {
+  return params.get('purchase_option') === ALL_OPTIONS ? ALL_OPTIONS : purchaseOptionOf(params);
+}
+
 /** The URL value for an option: on-demand, the default, is left out so links stay short. */
 export function optionParam(option: string): string | undefined {
   return option === 'on_demand' ? undefined : option;
 }
 
 /** Sets `purchase_option` on an API query unless it is the API's default (on-demand). */
-export function withPurchaseOption(query: URLSearchParams, option: PurchaseOption): void {
+export function withPurchaseOption(query: URLSearchParams, option: FeedOption): void {
   if (option !== 'on_demand') query.set('purchase_option', option);
 }
 

@@ -7,6 +7,7 @@ import { ErrorMessage, Link } from '../components';
 import { count, dateTime } from '../format';
 import { CHANGE_KIND_LABEL, type ChangesData } from '../model';
 import { providerLabel, regionLabel } from '../places';
+import { OPTION_LABEL, optionParam } from '../purchase-options';
 import { useApi } from '../use-api';
 import { nameText } from './instance-columns';
 
@@ -114,10 +115,18 @@ function GroupRecords({
         <ul class="membership-records small">
           {records.data.changes.map((c) => (
             <li key={c.id}>
-              <Link to={{ view: 'instance', id: String(c.instance.id), ...keep }}>
+              <Link
+                to={{
+                  view: 'instance',
+                  id: String(c.instance.id),
+                  ...keep,
+                  purchase_option: optionParam(c.purchase_option),
+                }}
+              >
                 {nameText(c.instance)}
               </Link>{' '}
               in {regionLabel(c.instance.region_code)}
+              {c.purchase_option === 'on_demand' ? '' : `, ${OPTION_LABEL[c.purchase_option]}`}
             </li>
           ))}
         </ul>

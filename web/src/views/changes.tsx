@@ -2,11 +2,21 @@
 // and drops, newest first with their total: one request per page (`order=newest`,
 // `summary=true`). Additions, removals and returns come on request (`show=all`), one line per
 // sync and kind from a summary. Filters and the page are in the URL (D50); `kind` (one kind)
-// still narrows to that kind, as older links expect.
+// still narrows to that kind, as older links expect. `purchase_option` (D61) picks whose changes:
+// on-demand's (the default, left out), one other option's, or every option's (`all`), each item
+// then marked with its option.
 import { ErrorMessage, Link, Status } from '../components';
 import { count, dateTime, money, percent } from '../format';
 import { CHANGE_KIND_LABEL, CHANGE_KINDS, type ChangeItem } from '../model';
 import { cityName, providerLabel, regionLabel, regions } from '../places';
+import {
+  ALL_OPTIONS,
+  feedOptionOf,
+  OPTION_LABEL,
+  optionParam,
+  withPurchaseOption,
+  type FeedOption,
+} from '../purchase-options';
 import { navigate } from '../url-state';
 import { useApi } from '../use-api';
 import { RateNote } from '../rate-note';
@@ -15,6 +25,7 @@ import { useChangesPage } from './changes-page';
 import { MEMBERSHIP_KINDS, MembershipChanges } from './changes-membership';
 import { nameText } from './instance-columns';
 import { displayOf } from './instances';
+import { PurchaseOptionField, PurchaseOptionNote } from './purchase-option-field';
 import {
   FilterForm,
   pageParam,
@@ -50,7 +61,7 @@ function kindChoice(params: URLSearchParams): string {
   return params.get('show') === 'all' ? 'all' : '';
 }
 
-/** The URL's filters and currency as /changes parameters (no kind, no paging). */
+/** The URL's filters, currency and purchase option as /changes parameters (no kind, no paging). */
 export function changesFilters(params: URLSearchParams): URLSearchParams {
   const base = new URLSearchParams();
   for (const name of FILTER_PARAMS) {
@@ -60,6 +71,7 @@ export function changesFilters(params: URLSearchParams): URLSearchParams {
   if (!base.has('since')) base.set('since', WHOLE_HISTORY_SINCE);
   const currency = displayOf(params).currency;
   if (currency !== 'USD') base.set('currency', currency);
+  withPurchaseOption(base, feedOptionOf(params));
   return base;
 }
 
@@ -77,7 +89,7 @@ function kindQuery(
 }
 
 /** Changing a filter starts again at the first page. */
-function setFilter(name: string, value: string): void {
+function setFilter(name: string, value: string | undefined): void {
   navigate({ [name]: value, page: undefined });
 }
 
@@ -116,6 +128,14 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
   const pages = Math.max(1, Math.ceil(total / CHANGES_PAGE_SIZE));
   const shown = prices.data?.changes ?? [];
   const when = windowText(params);
+  const option = feedOptionOf(params);
+  // Which changes the count is of: on-demand's read as before, with no word added.
+  const whose =
+    option === 'on_demand'
+      ? ''
+      : option === ALL_OPTIONS
+        ? ' (every option)'
+        : ` (${OPTION_LABEL[option]})`;
   return (
     <section aria-labelledby="changes-title">
       <h1 id="changes-title">Changes</h1>
@@ -148,6 +168,12 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
             ))}
           </select>
         </div>
+        <PurchaseOptionField<FeedOption>
+          id="c-purchase-option"
+          value={option}
+          all
+          onChange={(o) => setFilter('purchase_option', optionParam(o))}
+        />
         <SelectField
           id="c-provider"
           label="Provider"
@@ -189,6 +215,7 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
           />
         </div>
       </FilterForm>
+      <PurchaseOptionNote id="c-purchase-option" option={option} scope="changes" />
       {showsPrices && <ErrorMessage error={prices.error} onRetry={prices.reload} />}
       {showsPrices && (
         <>
@@ -199,11 +226,16 @@ export function ChangesView({ params }: { params: URLSearchParams }) {
                 ? 'Loading changes…'
                 : ''
               : total === 0
-                ? `No price changes ${when}.`
-                : `${count.format(total)} price change${total === 1 ? '' : 's'} ${when}: ${count.format(rises)} up, ${count.format(total - rises)} down. Newest first.`}
+                ? `No price changes${whose} ${when}.`
+                : `${count.format(total)} price change${total === 1 ? '' : 's'}${whose} ${when}: ${count.format(rises)} up, ${count.format(total - rises)} down. Newest first.`}
           </Status>
           {shown.length > 0 && (
-            <PriceChangesTable changes={shown} currency={currency} keep={keep} />
+            <PriceChangesTable
+              changes={shown}
+              currency={currency}
+              keep={keep}
+              showOption={option === ALL_OPTIONS}
+            />
           )}
           {shown.length > 0 && (
             <RateNote
@@ -244,10 +276,13 @@ function PriceChangesTable({
   changes,
   currency,
   keep,
+  showOption,
 }: {
   changes: readonly ChangeItem[];
   currency: string;
   keep: { currency?: string | undefined };
+  /** Several options are listed: each item says whose price changed. */
+  showOption: boolean;
 }) {
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="price-changes-title">
@@ -268,6 +303,7 @@ function PriceChangesTable({
               Before ({currency}/month)
             </th>
             <th scope="col">Kind</th>
+            {showOption && <th scope="col">Purchase option</th>}
             <th scope="col">When</th>
           </tr>
         </thead>
@@ -275,7 +311,15 @@ function PriceChangesTable({
           {changes.map((c) => (
             <tr key={c.id}>
               <th scope="row" class="name-col">
-                <Link to={{ view: 'instance', id: String(c.instance.id), ...keep }}>
+                <Link
+                  to={{
+                    view: 'instance',
+                    id: String(c.instance.id),
+                    ...keep,
+                    // The record opens priced by the option whose price changed.
+                    purchase_option: optionParam(c.purchase_option),
+                  }}
+                >
                   {nameText(c.instance)}
                 </Link>
                 <span class="small change-place">
@@ -297,6 +341,12 @@ function PriceChangesTable({
               <td class="card-l" data-label="Kind">
                 <span class={`badge kind-${c.kind}`}>{CHANGE_KIND_LABEL[c.kind] ?? c.kind}</span>
               </td>
+              {showOption && (
+                // Last on a card (card-wide), so Kind and When keep their line.
+                <td class="card-wide option-cell" data-label="Purchase option">
+                  {OPTION_LABEL[c.purchase_option]}
+                </td>
+              )}
               <td class="card-r" data-label="When">
                 {dateTime(c.at)}
               </td>

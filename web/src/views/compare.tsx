@@ -1,6 +1,7 @@
 // Compare: the selected records side by side (D50: `ids`, `base` and `diff` in the URL). Rows
 // whose values differ are marked; with a baseline, every other record's numbers read as percent
-// up or down against it. Records come from /instances/{id}/history, one request each.
+// up or down against it. Records come from /instances/{id}/history, one request each, and with a
+// purchase option other than on-demand one more each, the record priced by the option (D61).
 import type { JSX } from 'preact';
 import { ErrorMessage, Link, Status } from '../components';
 import { NotedCell, notedValue, type NotedField } from '../field-notes';
@@ -25,6 +26,7 @@ import {
   type PurchaseOption,
 } from '../purchase-options';
 import { keptState, navigate } from '../url-state';
+import { historyPath } from './option-histories';
 import { PurchaseOptionField, PurchaseOptionNote } from './purchase-option-field';
 import { useApiEach } from '../use-api';
 import { RateNote } from '../rate-note';
@@ -111,18 +113,6 @@ const ATTRIBUTES: readonly Attribute[] = [
     price: true,
   },
   {
-    label: 'Monthly per vCPU, on-demand',
-    value: (r) => r.pricing.monthly_price_per_vcpu ?? undefined,
-    text: (r, c) => money(r.pricing.monthly_price_per_vcpu ?? undefined, c),
-    price: true,
-  },
-  {
-    label: 'Monthly per GiB, on-demand',
-    value: (r) => r.pricing.monthly_price_per_gb ?? undefined,
-    text: (r, c) => money(r.pricing.monthly_price_per_gb ?? undefined, c),
-    price: true,
-  },
-  {
     label: 'Available',
     value: (r) => (r.pricing.available === 1 ? 'yes' : 'no'),
     text: (r) => (r.pricing.available === 1 ? 'yes' : 'no'),
@@ -160,6 +150,51 @@ function optionAttributes(option: PurchaseOption): Attribute[] {
       numeric: true,
     },
   ];
+}
+
+/** A record's prices per unit as /history gives them: priced by the option, or not sold under it. */
+type UnitPrices = Pick<
+  InstanceRecord['pricing'],
+  'monthly_price_per_vcpu' | 'monthly_price_per_gb'
+>;
+
+/**
+ * The monthly price per vCPU and per memory GiB (D45) under the chosen option: on-demand, the
+ * record's own; any other, the API's figures for the record priced by the option (`priced`, from
+ * /history?purchase_option=…: null where it is not sold under it, absent while loading). They are
+ * not divided here: the API divides the exact micro-dollar price and rounds once (converted
+ * first, D43), which the already rounded monthly price divided again would not always match.
+ */
+function unitAttributes(
+  option: PurchaseOption,
+  priced: ReadonlyMap<number, UnitPrices | null>,
+): Attribute[] {
+  const label = OPTION_LABEL[option];
+  const missing = `not sold as ${label}`;
+  const row = (unit: string, field: keyof UnitPrices): Attribute => {
+    if (option === 'on_demand') {
+      return {
+        label: `Monthly per ${unit}, on-demand`,
+        value: (r) => r.pricing[field] ?? undefined,
+        text: (r, c) => money(r.pricing[field] ?? undefined, c),
+        price: true,
+      };
+    }
+    return {
+      label: `${label} monthly per ${unit}`,
+      value: (r) => {
+        const p = priced.get(r.id);
+        return p === null ? missing : (p?.[field] ?? undefined);
+      },
+      text: (r, c) => {
+        const p = priced.get(r.id);
+        return p === null ? missing : p === undefined ? '…' : money(p[field] ?? undefined, c);
+      },
+      price: true,
+      numeric: true,
+    };
+  };
+  return [row('vCPU', 'monthly_price_per_vcpu'), row('GiB', 'monthly_price_per_gb')];
 }
 
 /** AWS's Spot Instance Advisor figure (D61), where any record has one: AWS's words, no price. */
@@ -247,32 +282,47 @@ export function comparedIds(params: URLSearchParams): number[] {
   return [...new Set(ids)].slice(0, MAX_COMPARED);
 }
 
-function historyPath(id: number, currency: string): string {
-  return `/instances/${id}/history${currency === 'USD' ? '' : `?currency=${currency}`}`;
-}
-
 export function CompareView({ params }: { params: URLSearchParams }) {
   const ids = comparedIds(params);
   const currency = displayOf(params).currency;
-  const loaded = useApiEach<HistoryData>(ids.map((id) => historyPath(id, currency)));
+  const option = purchaseOptionOf(params);
+  const loaded = useApiEach<HistoryData>(ids.map((id) => historyPath(id, currency, 'on_demand')));
+  // The records priced by the option as well (none for on-demand): its per-unit prices are the
+  // API's (unitAttributes); every other row reads the on-demand records.
+  const optionLoaded = useApiEach<HistoryData>(
+    option === 'on_demand' ? [] : ids.map((id) => historyPath(id, currency, option)),
+  );
   const results = loaded.results ?? [];
   const records: InstanceRecord[] = [];
-  const failures: { id: number; error: unknown }[] = [];
+  const failures: { id: number; error: unknown; what?: string }[] = [];
   results.forEach((result, i) => {
     if ('data' in result) records.push(result.data.instance);
     else failures.push({ id: ids[i]!, error: result.error });
   });
+  // While loading, the answers kept on screen may be another option's: none is read then.
+  const priced = new Map<number, UnitPrices | null>();
+  if (!optionLoaded.loading) {
+    (optionLoaded.results ?? []).forEach((result, i) => {
+      if ('error' in result) {
+        failures.push({ id: ids[i]!, error: result.error, what: OPTION_LABEL[option] });
+        return;
+      }
+      // /history prices the record on-demand when it is not sold under the option.
+      const p = result.data.instance.pricing;
+      priced.set(ids[i]!, p.purchase_option === option ? p : null);
+    });
+  }
   const baseId = Number(params.get('base'));
   const base = records.find((r) => r.id === baseId);
   const onlyDiff = params.get('diff') === 'only';
-  const option = purchaseOptionOf(params);
-  // The chosen option's prices and the spot advice right after the on-demand prices.
-  const priced = ATTRIBUTES.findIndex((a) => a.label === 'Available');
+  // The chosen option's prices, per unit too, and the spot advice after the on-demand prices.
+  const available = ATTRIBUTES.findIndex((a) => a.label === 'Available');
   const attributes = [
-    ...ATTRIBUTES.slice(0, priced),
+    ...ATTRIBUTES.slice(0, available),
     ...optionAttributes(option),
+    ...unitAttributes(option, priced),
     ...spotAdviceAttributes(records),
-    ...ATTRIBUTES.slice(priced),
+    ...ATTRIBUTES.slice(available),
     ...provenanceAttributes(useSources()),
   ];
   const setIds = (next: number[]) =>
@@ -298,12 +348,18 @@ export function CompareView({ params }: { params: URLSearchParams }) {
         </Link>
       </p>
       {failures.map((f) => (
-        <div key={f.id}>
-          <p class="small">Record {f.id}:</p>
-          <ErrorMessage error={f.error} onRetry={loaded.reload} />
+        <div key={`${f.id} ${f.what ?? ''}`}>
+          <p class="small">
+            Record {f.id}
+            {f.what === undefined ? '' : `, ${f.what} prices`}:
+          </p>
+          <ErrorMessage
+            error={f.error}
+            onRetry={f.what === undefined ? loaded.reload : optionLoaded.reload}
+          />
         </div>
       ))}
-      <Status loading={loaded.loading}>
+      <Status loading={loaded.loading || optionLoaded.loading}>
         {ids.length === 0
           ? 'Nothing to compare yet: select rows in Instances, then press "Compare selected".'
           : loaded.loading && loaded.results === undefined
@@ -324,7 +380,7 @@ export function CompareView({ params }: { params: URLSearchParams }) {
               onChange={(o) => navigate({ purchase_option: optionParam(o) })}
             />
           </div>
-          <PurchaseOptionNote id="c-purchase-option" option={option} compare />
+          <PurchaseOptionNote id="c-purchase-option" option={option} scope="compare" />
           <label class="check">
             <input
               type="checkbox"
