@@ -107,4 +107,22 @@ describe.skipIf(skip !== undefined)('changes by purchase option', { timeout: 300
     expect(asked.at(-1)?.get('purchase_option')).toBeNull();
     expect(problems).toEqual([]);
   });
+
+  it('counts prices, not records, in the additions of every option', async () => {
+    const { page, problems } = await session.keyedPage(
+      '/ui/?view=changes&purchase_option=all&show=all',
+    );
+    const lines = page.locator('ul.membership > li > strong');
+    await lines.first().waitFor();
+    const all = await lines.allTextContents();
+    expect(all.length).toBeGreaterThan(0);
+    for (const line of all) expect(line).toMatch(/^[\d,]+ prices? (added|removed|offered)/);
+    // The first fill added each AWS record's reserved prices: more prices than records.
+    await page.getByLabel('Purchase option').selectOption('on_demand');
+    await expect.poll(() => search(page).get('purchase_option')).toBeNull();
+    await expect
+      .poll(async () => (await lines.allTextContents()).every((l) => / records? /.test(l)))
+      .toBe(true);
+    expect(problems).toEqual([]);
+  });
 });

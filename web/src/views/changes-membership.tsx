@@ -66,6 +66,9 @@ export function MembershipChanges({
   keep: { currency?: string | undefined };
 }) {
   const groups = groupBySync(summary.syncs);
+  // Under every option (D61) an item is one record's price under one option, so a sync that
+  // added reserved prices to 2,330 records counts 9,309 of them: those are prices, not records.
+  const noun = base.get('purchase_option') === 'all' ? 'price' : 'record';
   if (groups.length === 0) {
     return <p class="small">No record was added, removed or offered again in these dates.</p>;
   }
@@ -76,7 +79,7 @@ export function MembershipChanges({
           <li key={`${g.syncId} ${g.kind}`}>
             <span class={`badge kind-${g.kind}`}>{CHANGE_KIND_LABEL[g.kind] ?? g.kind}</span>{' '}
             <strong>
-              {count.format(g.count)} record{g.count === 1 ? '' : 's'} {VERB[g.kind]}
+              {`${count.format(g.count)} ${noun}${g.count === 1 ? '' : 's'} ${VERB[g.kind]}`}
             </strong>{' '}
             on <time dateTime={g.at}>{dateTime(g.at)}</time> (
             {g.providers.map(([p, n]) => `${providerLabel(p)} ${count.format(n)}`).join(', ')})
