@@ -66,8 +66,8 @@ export function MembershipChanges({
   keep: { currency?: string | undefined };
 }) {
   const groups = groupBySync(summary.syncs);
-  // Under every option (D61) an item is one record's price under one option, so a sync that
-  // added reserved prices to 2,330 records counts 9,309 of them: those are prices, not records.
+  // Under every option (D61) an item is one record's price under one option: a sync that added
+  // four reserved terms to a record counts four items for it. Those are prices, not records.
   const noun = base.get('purchase_option') === 'all' ? 'price' : 'record';
   if (groups.length === 0) {
     return <p class="small">No record was added, removed or offered again in these dates.</p>;
