@@ -282,6 +282,20 @@ function listText(name: string, items: readonly (readonly string[])[], indent: s
     : `${indent}${JSON.stringify(name)}: [\n${entryLines(items, `${indent}  `)}\n${indent}]`;
 }
 
+/** One option's change log in a recording's `options`. */
+function optionText(
+  name: string,
+  listed: readonly (readonly string[])[],
+  delisted: readonly (readonly string[])[],
+): string {
+  return [
+    `        ${JSON.stringify(name)}: {`,
+    `${listText('listed', listed, '          ')},`,
+    listText('delisted', delisted, '          '),
+    '        }',
+  ].join('\n');
+}
+
 /**
  * The dated-recordings file of `recordings` (oldest first, each complete), written as change
  * logs: one entry a line, sorted, so the same input gives the same bytes. A recording's
@@ -301,28 +315,14 @@ export function formatDatedRecordings(recordings: readonly RecordingInput[]): st
       const log = changeLog(optionsBefore.get(name) ?? new Map(), rows);
       optionsBefore.set(name, log.now);
       if (log.listed.length === 0 && log.delisted.length === 0) continue;
-      optionParts.push(
-        [
-          `        ${JSON.stringify(name)}: {`,
-          `${listText('listed', log.listed, '          ')},`,
-          listText('delisted', log.delisted, '          '),
-          '        }',
-        ].join('\n'),
-      );
+      optionParts.push(optionText(name, log.listed, log.delisted));
     }
     // An option a recording no longer carries at all: every record of it is delisted.
     for (const [name, map] of optionsBefore) {
       if (recording.options?.[name] !== undefined || map.size === 0) continue;
       const log = changeLog(map, []);
       optionsBefore.set(name, log.now);
-      optionParts.push(
-        [
-          `        ${JSON.stringify(name)}: {`,
-          `${listText('listed', [], '          ')},`,
-          listText('delisted', log.delisted, '          '),
-          '        }',
-        ].join('\n'),
-      );
+      optionParts.push(optionText(name, [], log.delisted));
     }
     parts.push(
       [

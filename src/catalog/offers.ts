@@ -146,6 +146,12 @@ export interface ProviderCatalog {
    */
   readonly dataSource?: DataSource;
   /**
+   * When the upstream itself says its figures were observed (a price file's build time), where
+   * it says so: a live source's provenance dates the catalogue by it when it is before the
+   * fetch (sync/provenance.ts).
+   */
+  readonly upstreamObservedAt?: Date;
+  /**
    * A snapshot's earlier dated recordings (D64), read on demand: only a provider's first fill
    * asks for them. Absent when the source has none (a live upstream, most snapshots).
    */

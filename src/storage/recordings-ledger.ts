@@ -50,7 +50,8 @@ export interface CurrentFigure {
   readonly observedAt: number;
 }
 
-const figureKey = (key: string, option: PurchaseOption) => `${key}\n${option}`;
+/** A record's figure under one option: recordKey and the option. */
+export const figureKey = (key: string, option: PurchaseOption) => `${key}\n${option}`;
 
 /** The options any of `recordings` carries: the ones the replay dates. */
 export function recordedOptions(

@@ -7,6 +7,7 @@ import type { OtherPurchaseOption } from '../catalog/purchase-options.js';
 import type { CatalogDatabase } from './catalog-schema.js';
 import { providerPrices, type HistoryRun } from './history-apply.js';
 import {
+  figureKey,
   recordedOptions,
   ReplayLedger,
   type CurrentFigure,
@@ -110,19 +111,21 @@ export async function replayRecordings(
   const recordIds = new Map<string, number>();
   const keyOfId = new Map<number, string>();
   const placeOf = new Map<string, { regionCode: string; instanceId: string }>();
+  const figures: CurrentFigure[] = [];
   for (const row of rows) {
     const key = recordKey(row.region_code, row.instance_id);
     recordIds.set(key, Number(row.id));
     keyOfId.set(Number(row.id), key);
     placeOf.set(key, { regionCode: row.region_code, instanceId: row.instance_id });
-  }
-  ledger.applyCatalogue(
-    rows.map((row) => ({
-      key: recordKey(row.region_code, row.instance_id),
+    figures.push({
+      key,
       hourlyMicros: row.hourly_micros,
       monthlyMicros: row.monthly_micros,
       observedAt: at,
-    })),
+    });
+  }
+  ledger.applyCatalogue(
+    figures,
     await currentOptionFigures(trx, [...recordIds.values()], options, keyOfId),
     at,
     run.syncId,
@@ -177,7 +180,7 @@ export async function replayRecordings(
   const nextAt = new Map<ReplayEvent, number>();
   const latest = new Map<string, ReplayEvent>();
   for (const event of events) {
-    const figure = `${event.key}\n${event.option}`;
+    const figure = figureKey(event.key, event.option);
     const previous = latest.get(figure);
     if (previous !== undefined) nextAt.set(previous, event.at);
     latest.set(figure, event);

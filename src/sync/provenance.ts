@@ -174,7 +174,7 @@ export function withProvenance(
       const catalog = await adapter.fetchCatalog(signal);
       // Observed when fetched, unless the upstream dates its own figures earlier (a file built
       // before it was fetched); a date after the fetch is not believed.
-      const stated = catalog.dataSource?.observedAt;
+      const stated = catalog.upstreamObservedAt;
       const observedAt = stated !== undefined && stated < fetchedAt ? stated : fetchedAt;
       return {
         ...catalog,

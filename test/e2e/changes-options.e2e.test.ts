@@ -117,11 +117,26 @@ describe.skipIf(skip !== undefined)('changes by purchase option', { timeout: 300
     const all = await lines.allTextContents();
     expect(all.length).toBeGreaterThan(0);
     for (const line of all) expect(line).toMatch(/^[\d,]+ prices? (added|removed|offered)/);
-    // The first fill added each AWS record's reserved prices: more prices than records.
+    // The lines count every option's items: they add up to the API's count under `all`, which
+    // is more than on-demand's (the first fill added each AWS record's reserved prices).
+    const membership = 'kind=added,removed,returned&summary=true&limit=1';
+    const probe = session.newClient();
+    const everyOption = await feed(`purchase_option=all&${membership}`, probe);
+    const onDemandOnly = await feed(membership, probe);
+    const counted = all.reduce(
+      (sum, line) => sum + Number(line.split(' ')[0]!.replace(/,/g, '')),
+      0,
+    );
+    expect(counted).toBe(everyOption.summary.total);
+    expect(everyOption.summary.total).toBeGreaterThan(onDemandOnly.summary.total);
     await page.getByLabel('Purchase option').selectOption('on_demand');
     await expect.poll(() => search(page).get('purchase_option')).toBeNull();
+    // Until the on-demand summary is shown (an empty list would pass `every` on its own).
     await expect
-      .poll(async () => (await lines.allTextContents()).every((l) => / records? /.test(l)))
+      .poll(async () => {
+        const shown = await lines.allTextContents();
+        return shown.length > 0 && shown.every((l) => / records? /.test(l));
+      })
       .toBe(true);
     expect(problems).toEqual([]);
   });

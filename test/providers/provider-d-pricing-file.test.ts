@@ -150,7 +150,7 @@ describe('provider_d from a pricing.yml over HTTP', () => {
   it("dates the prices by the file's build (about.timestamp, else about.generated)", async () => {
     serveFixture();
     const catalog = await readYaml(`${upstream.url}/pricing.yml`);
-    expect(catalog.dataSource?.observedAt.toISOString()).toBe('2026-07-30T06:13:17.000Z');
+    expect(catalog.upstreamObservedAt?.toISOString()).toBe('2026-07-30T06:13:17.000Z');
     expect(pricingFileGeneratedAt({ about: { generated: '2025-01-02 03:04:05' } })).toEqual(
       new Date('2025-01-02T03:04:05Z'),
     );
@@ -165,7 +165,7 @@ describe('provider_d from a pricing.yml over HTTP', () => {
     expect(bare).not.toContain('about:');
     const undated = await readYaml(serve('undated.yml', bare));
     expect(undated.offers).toHaveLength(6);
-    expect(undated.dataSource).toBeUndefined();
+    expect(undated.upstreamObservedAt).toBeUndefined();
   });
 
   it('leaves a region the file lacks unsynced (its records stay as they were)', async () => {

@@ -7,8 +7,8 @@
 // Layout (per record, by position = index in id order):
 //   - the rows themselves (InstanceRow, strings interned across records) and their ids,
 //   - the record's API JSON, serialised on first use and kept (within a bound), as one string
-//     per record (a page is one join of them: strings live on the V8 heap, so a request
-//     allocates no off-heap Buffer, see ADR 0009; record-texts.ts),
+//     per record; a page is written from them into the one Buffer it is sent from (ADR 0009;
+//     record-texts.ts),
 //   - filter columns in typed arrays (numbers, and small codes for provider/region/family and
 //     the D62 architecture and CPU allocation),
 //   - for each sort column a query used (built on its first use) and both directions, the

@@ -4,9 +4,10 @@
 // Holds, per position: the numeric filter columns (Float64Array) and small codes for provider,
 // region and family; a posting list per equality filter value (provider, region, family,
 // has_gpu); and, per sort column and direction, the order and each position's rank in it
-// (sort-orders.ts), built on the column's first use. A selection scans the smallest candidate set its filters allow (a posting
-// list, or a binary-searched range of a numeric column's order), tests every condition on the
-// columns, counts the total and collects the matches' ranks in the requested order.
+// (sort-orders.ts), built on the column's first use. A selection scans the smallest candidate
+// set its filters allow (a posting list, or a binary-searched range of a numeric column's
+// order), tests every condition on the columns, counts the total and collects the matches'
+// ranks in the requested order.
 //
 // Invariants:
 //   - every array is built once (a sort column's on its first use), from the index's rows, and

@@ -25,8 +25,8 @@ export const USD_JSON_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Upper bound of the records serialised in currencies other than USD (D43), per index, in bytes
- * (UTF-16 strings: 2 bytes a character, plus the key and bookkeeping). USD is serialised for
- * every record at build; another currency only for the records a request showed in it.
+ * (UTF-16 strings: 2 bytes a character, plus the key and bookkeeping): the records a request
+ * showed in that currency, and an option's index's USD texts.
  */
 export const CONVERTED_JSON_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -59,34 +59,25 @@ const COMMA = 0x2c;
 const OPEN = 0x5b;
 const CLOSE = 0x5d;
 
-/** The texts of one array, in order, written as `[a,b,...]`; filled by RecordTexts. */
+/** The texts of one array, in order, written as `[a,b,...]`. */
 class TextArray implements JsonBytes {
-  /** Brackets, commas and the texts set so far. */
-  byteLength: number;
-  readonly #jsons: string[];
-  /** Each text's UTF-8 length. */
-  readonly #lengths: number[];
+  readonly byteLength: number;
+  readonly #texts: readonly Text[];
 
-  constructor(count: number) {
-    this.#jsons = new Array<string>(count);
-    this.#lengths = new Array<number>(count);
-    this.byteLength = count === 0 ? 2 : count + 1;
-  }
-
-  set(i: number, json: string, bytes: number): void {
-    this.#jsons[i] = json;
-    this.#lengths[i] = bytes;
-    this.byteLength += bytes;
+  constructor(texts: readonly Text[]) {
+    this.#texts = texts;
+    let bytes = texts.length === 0 ? 2 : texts.length + 1; // brackets and commas
+    for (const text of texts) bytes += text.bytes;
+    this.byteLength = bytes;
   }
 
   writeTo(target: Buffer, offset: number): number {
     let at = offset;
     target[at++] = OPEN;
-    const jsons = this.#jsons;
-    for (let i = 0; i < jsons.length; i++) {
+    const texts = this.#texts;
+    for (let i = 0; i < texts.length; i++) {
       if (i > 0) target[at++] = COMMA;
-      const json = jsons[i]!;
-      const bytes = this.#lengths[i]!;
+      const { json, bytes } = texts[i]!;
       // ASCII (every byte one character) is copied as Latin-1: the same bytes, no encoding.
       at += target.write(json, at, bytes, bytes === json.length ? 'latin1' : 'utf8');
     }
@@ -99,10 +90,8 @@ class TextArray implements JsonBytes {
 export class RecordTexts {
   readonly #rows: readonly InstanceRow[];
   /** The USD text of position p once kept; undefined for the whole: kept in the memo only. */
-  readonly #json: (string | undefined)[] | undefined;
-  /** UTF-8 length of each text kept in #json (0 until kept). */
-  readonly #lengths: Uint32Array | undefined;
-  /** UTF-8 bytes of the USD texts kept in #json (at most USD_JSON_MAX_BYTES). */
+  readonly #kept: (Text | undefined)[] | undefined;
+  /** UTF-8 bytes of the USD texts kept in #kept (at most USD_JSON_MAX_BYTES). */
   #bytes = 0;
   /** Records' JSON in other currencies, by `${moneyKey}#${position}`. */
   readonly #converted = new LRUCache<string, Text>({
@@ -119,8 +108,7 @@ export class RecordTexts {
   constructor(rows: readonly InstanceRow[], keepUsd = true, maxBytes = USD_JSON_MAX_BYTES) {
     this.#rows = rows;
     this.#maxBytes = maxBytes;
-    this.#json = keepUsd ? new Array<string | undefined>(rows.length) : undefined;
-    this.#lengths = keepUsd ? new Uint32Array(rows.length) : undefined;
+    this.#kept = keepUsd ? new Array<Text | undefined>(rows.length) : undefined;
   }
 
   /** UTF-8 bytes of the USD texts kept (not those in the memo). */
@@ -130,19 +118,18 @@ export class RecordTexts {
 
   /** The USD text of position p, serialised on first use and kept while the bound allows. */
   #usd(p: number): Text {
-    const kept = this.#json![p];
-    if (kept !== undefined) return { json: kept, bytes: this.#lengths![p]! };
+    const kept = this.#kept![p];
+    if (kept !== undefined) return kept;
     const json = JSON.stringify(toInstanceRecord(this.#rows[p]!));
     // Measured, which flattens it while young: JSON.stringify may return a rope of parts, and
     // a kept rope's parts outlive two scavenges and are promoted (issue 9: ~30 MB of old-space
     // garbage for 50,000 records); flattened now, the parts die in the next scavenge.
-    const bytes = Buffer.byteLength(json);
-    if (this.#bytes + bytes <= this.#maxBytes) {
-      this.#json![p] = json;
-      this.#lengths![p] = bytes;
-      this.#bytes += bytes;
+    const text = { json, bytes: Buffer.byteLength(json) };
+    if (this.#bytes + text.bytes <= this.#maxBytes) {
+      this.#kept![p] = text;
+      this.#bytes += text.bytes;
     }
-    return { json, bytes };
+    return text;
   }
 
   /** The text of position p in `money`'s currency (`prefix` from #prefix). */
@@ -153,7 +140,7 @@ export class RecordTexts {
   /** The memo's key prefix for `money`, or undefined where the kept USD texts serve. */
   #prefix(money: MoneyView | undefined): string | undefined {
     if (money !== undefined && money.currency !== 'USD') return `${moneyKey(money)}#`;
-    return this.#json === undefined ? 'USD#' : undefined;
+    return this.#kept === undefined ? 'USD#' : undefined;
   }
 
   /** The USD text of position p. */
@@ -168,20 +155,9 @@ export class RecordTexts {
    */
   arrayBytes(positions: ArrayLike<number>, money: MoneyView | undefined): JsonBytes {
     const prefix = this.#prefix(money);
-    const out = new TextArray(positions.length);
-    const kept = prefix === undefined ? this.#json! : undefined;
-    for (let i = 0; i < positions.length; i++) {
-      const p = positions[i]!;
-      // The common case, a kept USD text, without making a Text for it.
-      const json = kept?.[p];
-      if (json !== undefined) {
-        out.set(i, json, this.#lengths![p]!);
-      } else {
-        const text = this.#text(p, money, prefix);
-        out.set(i, text.json, text.bytes);
-      }
-    }
-    return out;
+    const texts = new Array<Text>(positions.length);
+    for (let i = 0; i < positions.length; i++) texts[i] = this.#text(positions[i]!, money, prefix);
+    return new TextArray(texts);
   }
 
   #memoised(money: MoneyView, prefix: string, p: number): Text {

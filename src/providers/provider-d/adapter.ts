@@ -58,12 +58,9 @@ export function createProviderDAdapter(options: ProviderDAdapterOptions): Provid
           ? await fetchProviderDDocuments(options.client, signal)
           : await fetchPricingFileDocuments(pricingFile, signal);
       const catalog = parseProviderDCatalog(documents, regionMap);
-      // A pricing.yml says when it was built: its prices are dated by that (sync/provenance.ts
-      // keeps it for a live source, the fetch time only when the file says nothing).
-      const observedAt = documents.generatedAt;
-      return observedAt === undefined
-        ? catalog
-        : { ...catalog, dataSource: { kind: 'live', observedAt, source: 'pricing.yml about' } };
+      // A pricing.yml says when it was built: its prices are dated by that.
+      const upstreamObservedAt = documents.generatedAt;
+      return upstreamObservedAt === undefined ? catalog : { ...catalog, upstreamObservedAt };
     },
   };
 }

@@ -104,8 +104,18 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
   });
   let closing: Promise<void> | undefined;
   const xml = options.documentKind === 'xml';
-  const documentContentType = xml ? isAcceptedXmlContentType : isAcceptedJsonContentType;
-  type ContentTypeCheck = typeof documentContentType;
+  /** The content types a document is accepted with, and their name for an error message. */
+  interface ContentTypeCheck {
+    readonly accepts: (header: string | readonly string[] | undefined) => boolean;
+    readonly expected: string;
+  }
+  const documentContentType: ContentTypeCheck = xml
+    ? { accepts: isAcceptedXmlContentType, expected: 'XML' }
+    : { accepts: isAcceptedJsonContentType, expected: 'JSON' };
+  const textContentType: ContentTypeCheck = {
+    accepts: isAcceptedTextContentType,
+    expected: 'text',
+  };
   const baseHeaders = {
     'user-agent': options.userAgent,
     accept: xml ? 'application/xml, text/xml' : 'application/json',
@@ -151,13 +161,13 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
     if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
       throw new AttemptFailure(tooLarge(target, maxBytes), false);
     }
-    if (!acceptedContentType(response.headers['content-type'])) {
+    if (!acceptedContentType.accepts(response.headers['content-type'])) {
       const shown = (headerValue(response.headers['content-type']) ?? 'none')
         .replace(/[^\x20-\x7e]/g, '?')
         .slice(0, 80);
       const error = new UpstreamError(
         'UPSTREAM_INVALID_DATA',
-        `unexpected content type "${shown}", expected ${acceptedContentType === isAcceptedTextContentType ? 'text' : xml ? 'XML' : 'JSON'} (${target})`,
+        `unexpected content type "${shown}", expected ${acceptedContentType.expected} (${target})`,
       );
       throw new AttemptFailure(error, false);
     }
@@ -277,7 +287,7 @@ function createHttpUpstreamClient(options: HttpUpstreamClientOptions): ClosableU
     },
 
     async getText(pathAndQuery, signal) {
-      return getDecoded(pathAndQuery, signal, isAcceptedTextContentType, decodeUtf8Body);
+      return getDecoded(pathAndQuery, signal, textContentType, decodeUtf8Body);
     },
 
     async getStream(pathAndQuery, signal): Promise<Readable> {
