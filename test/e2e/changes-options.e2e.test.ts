@@ -117,6 +117,9 @@ describe.skipIf(skip !== undefined)('changes by purchase option', { timeout: 300
     const all = await lines.allTextContents();
     expect(all.length).toBeGreaterThan(0);
     for (const line of all) expect(line).toMatch(/^[\d,]+ prices? (added|removed|offered)/);
+    const lists = await page.locator('ul.membership details > summary').allTextContents();
+    expect(lists.some((text) => /^List the [\d,]+ prices$/.test(text))).toBe(true);
+    expect(lists.filter((text) => text.includes('records'))).toEqual([]);
     // The lines count every option's items: they add up to the API's count under `all`, which
     // is more than on-demand's (the first fill added each AWS record's reserved prices).
     const membership = 'kind=added,removed,returned&summary=true&limit=1';

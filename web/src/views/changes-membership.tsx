@@ -83,7 +83,9 @@ export function MembershipChanges({
             </strong>{' '}
             on <time dateTime={g.at}>{dateTime(g.at)}</time> (
             {g.providers.map(([p, n]) => `${providerLabel(p)} ${count.format(n)}`).join(', ')})
-            {g.count <= LISTED_AT_MOST && <GroupRecords group={g} base={base} keep={keep} />}
+            {g.count <= LISTED_AT_MOST && (
+              <GroupRecords group={g} noun={noun} base={base} keep={keep} />
+            )}
           </li>
         ))}
       </ul>
@@ -95,10 +97,13 @@ export function MembershipChanges({
 /** A small group's records, read when the reader opens the list. */
 function GroupRecords({
   group,
+  noun,
   base,
   keep,
 }: {
   group: Group;
+  /** What the group counts: `record`, or `price` under every option. */
+  noun: string;
   base: URLSearchParams;
   keep: { currency?: string | undefined };
 }) {
@@ -111,7 +116,7 @@ function GroupRecords({
   return (
     <details onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary class="small">
-        List {group.count === 1 ? 'it' : `the ${count.format(group.count)} records`}
+        List {group.count === 1 ? 'it' : `the ${count.format(group.count)} ${noun}s`}
       </summary>
       <ErrorMessage error={records.error} onRetry={records.reload} />
       {records.data !== undefined && (
