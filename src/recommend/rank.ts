@@ -2,7 +2,11 @@
 // each (match_score, D28) and measure its fits (D58, fits.ts), keep the best record of each
 // (provider, instance type) in the order of one comparator, cut to the limit.
 
-import { recordColumns, type RecordColumns } from '../catalog/index/record-columns.js';
+import {
+  recordColumns,
+  type PriceOrdered,
+  type RecordColumns,
+} from '../catalog/index/record-columns.js';
 import type { ProviderName } from '../catalog/model.js';
 import type { InstanceRow } from '../catalog/records.js';
 import type { CpuAllocation, CpuArchitecture } from '../catalog/machine-facts.js';
@@ -114,15 +118,16 @@ interface Ordered<C extends Candidate> {
 
 /** The recommendation list (D28, D30, D58) and what pros and cons compare with. */
 export function recommend<C extends Candidate>(
-  list: readonly C[],
+  /** The candidates: any list (sorted here), or already in price order with their columns
+   *  (CatalogIndex.byMonthlyPrice: its rows are read for all but prices, `priced` kept). */
+  list: readonly C[] | PriceOrdered<C>,
   criteria: RankCriteria,
-  /** Only with a list in price order: its columns (CatalogIndex.byMonthlyPriceColumns for
-   *  CatalogIndex.byMonthlyPrice). Without them the list is sorted and its columns made. */
-  listColumns?: RecordColumns,
 ): RankResult<C> {
   // The walks read the records cheapest first, as the index hands them (byMonthlyPrice): the
   // cheapest candidate is the first, and the prices within a budget come before all others.
-  const { records, columns } = inPriceOrder(list, listColumns);
+  // Prices come from the columns; a record is read for its other fields, and taken priced.
+  const inOrder = inPriceOrder(list);
+  const { rows: records, columns } = inOrder;
   const { memoryMb, vcpu, monthlyMicros, storageGb } = columns;
   const budget = criteria.budgetMaxMicros ?? Infinity;
   const limit = criteria.limit ?? DEFAULT_RECOMMEND_LIMIT;
@@ -152,9 +157,7 @@ export function recommend<C extends Candidate>(
   // their order; the rest follow in D58's order (step 3, which skips them).
   const rankBy = criteria.rankBy ?? 'fit';
   const leading =
-    rankBy === 'fit'
-      ? []
-      : leadingPlans(records, columns, leaders, first, criteria, budget, limit, rankBy);
+    rankBy === 'fit' ? [] : leadingPlans(inOrder, leaders, first, criteria, budget, limit, rankBy);
   const taken = new Set(leading.map((c) => planKey(c)));
   // Enough to fill the list after dropping the plans already leading (at most all of them).
   const wanted = limit;
@@ -172,7 +175,7 @@ export function recommend<C extends Candidate>(
     if (memoryMb[i]! < criteria.minMemoryMb) continue;
     candidates += sizes[k]!;
     if (meeting === undefined && vcpu[i]! >= criteria.minVcpu && monthlyMicros[i]! <= budget) {
-      meeting = records[i]!;
+      meeting = inOrder.priced(i);
     }
     if (rankBy !== 'fit' && vcpu[i]! >= criteria.minVcpu && monthlyMicros[i]! <= budget) continue;
     const last = top[wanted - 1];
@@ -190,7 +193,7 @@ export function recommend<C extends Candidate>(
       const order = compareNumbers(score, tieBreak, numbers.monthlyMicros, last);
       if (order > 0 || (order === 0 && records[i]!.id >= last.candidate.id)) continue;
     }
-    keepBest(top, { candidate: records[i]!, score, tieBreak }, wanted);
+    keepBest(top, { candidate: inOrder.priced(i), score, tieBreak }, wanted);
   }
   const summary: RankSummary<C> = {
     candidates,
@@ -223,8 +226,7 @@ const planKey = (c: Candidate) => `${c.providerName}\n${c.instanceId}`;
  * price then id. A spec's leader is its cheapest record, so it is also its best per price.
  */
 function leadingPlans<C extends Candidate>(
-  records: readonly C[],
-  columns: RecordColumns,
+  { rows: records, columns, priced }: PriceOrdered<C>,
   leaders: ArrayLike<number>,
   first: number,
   criteria: RankCriteria,
@@ -244,11 +246,11 @@ function leadingPlans<C extends Candidate>(
       const c = records[i]!;
       if (plans.has(planKey(c))) continue;
       plans.add(planKey(c));
-      out.push(c);
+      out.push(priced(i));
     }
     return out;
   }
-  const scored: { c: C; ratio: number }[] = [];
+  const scored: { i: number; ratio: number }[] = [];
   for (let k = first; k < leaders.length; k++) {
     const i = leaders[k]!;
     if (monthlyMicros[i]! > budget) break;
@@ -257,14 +259,14 @@ function leadingPlans<C extends Candidate>(
     if (plans.has(planKey(c))) continue;
     plans.add(planKey(c));
     const score = c.facts.coremark?.score;
+    const monthly = monthlyMicros[i]!;
     // -Infinity: no score (or a free record), after every scored one.
-    const ratio =
-      score === undefined || c.monthlyMicros === 0 ? -Infinity : score / c.monthlyMicros;
-    scored.push({ c, ratio });
+    const ratio = score === undefined || monthly === 0 ? -Infinity : score / monthly;
+    scored.push({ i, ratio });
   }
   // Stable: equal ratios (and the unscored) keep price order, which breaks ties on id.
   scored.sort((a, b) => (b.ratio === a.ratio ? 0 : b.ratio > a.ratio ? 1 : -1));
-  for (const { c } of scored.slice(0, limit)) out.push(c);
+  for (const { i } of scored.slice(0, limit)) out.push(priced(i));
   return out;
 }
 
@@ -362,15 +364,13 @@ function compareNumbers(score: number, tieBreak: number, monthly: number, b: Ord
 }
 
 /**
- * The list and its columns cheapest first, equal prices by id. Columns come only with a list
- * already in that order (CatalogIndex.byMonthlyPrice and its byMonthlyPriceColumns); any other
- * list is sorted here.
+ * The list and its columns cheapest first, equal prices by id: a list in that order with its
+ * columns as it is (CatalogIndex.byMonthlyPrice); any other list sorted here.
  */
-function inPriceOrder<C extends Candidate>(
-  list: readonly C[],
-  given: RecordColumns | undefined,
-): { records: readonly C[]; columns: RecordColumns } {
-  if (given !== undefined) return { records: list, columns: given };
-  const records = [...list].sort((a, b) => a.monthlyMicros - b.monthlyMicros || a.id - b.id);
-  return { records, columns: recordColumns(records) };
+function inPriceOrder<C extends Candidate>(list: readonly C[] | PriceOrdered<C>): PriceOrdered<C> {
+  if (!Array.isArray(list)) return list as PriceOrdered<C>;
+  const rows = [...(list as readonly C[])].sort(
+    (a, b) => a.monthlyMicros - b.monthlyMicros || a.id - b.id,
+  );
+  return { rows, columns: recordColumns(rows), priced: (i) => rows[i]! };
 }

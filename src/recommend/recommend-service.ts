@@ -93,13 +93,7 @@ export async function prepareRecommend(
  */
 export function computeRecommendations(prepared: PreparedRecommendation): RecommendData {
   const { index, request, money } = prepared;
-  return buildRecommendations(
-    index.byMonthlyPrice,
-    request,
-    money,
-    prepared.staleAtOrBefore,
-    index.byMonthlyPriceColumns,
-  );
+  return buildRecommendations(index.byMonthlyPrice, request, money, prepared.staleAtOrBefore);
 }
 
 /** `body`: the request as parsed JSON (the CLI builds the same object from its options). */

@@ -1,7 +1,7 @@
 // The one entry the POST /recommend route (and the CLI) calls: requirements, ranking and the
 // response's `data` in wire shape (section 4.4). Pure: the caller reads the candidates.
 
-import type { RecordColumns } from '../catalog/index/record-columns.js';
+import type { PriceOrdered } from '../catalog/index/record-columns.js';
 import { benchmarkOf, cpuOf, type InstanceRecord } from '../catalog/instance-json.js';
 import { moneyView, type MoneyView } from '../catalog/money-view.js';
 import type { PurchaseOption } from '../catalog/purchase-options.js';
@@ -101,15 +101,13 @@ export function roundFit(value: number): number {
  * gives the same result.
  */
 export function buildRecommendations(
-  candidates: readonly Candidate[],
+  /** Any list of records, or one in price order with its columns (CatalogIndex.byMonthlyPrice). */
+  candidates: readonly Candidate[] | PriceOrdered<Candidate>,
   request: RecommendRequest,
   /** Prices in request.currency (D43); must be that currency's view. USD by default. */
   money: MoneyView = moneyView(undefined, 'USD'),
   /** Prices observed at or before this instant (epoch ms) are stale (D57); none by default. */
   staleAtOrBefore = -Infinity,
-  /** Only with candidates in price order: their columns (CatalogIndex.byMonthlyPriceColumns for
-   *  CatalogIndex.byMonthlyPrice). Without them the candidates are sorted and columns made. */
-  columns?: RecordColumns,
 ): RecommendData {
   const requirements = computeRequirements(request.stack, request.scale);
   let budgetMaxMicros = request.budgetMaxMicros;
@@ -135,7 +133,7 @@ export function buildRecommendations(
     ...(request.allocations === undefined ? {} : { allocations: request.allocations }),
     rankBy: request.rankBy,
   };
-  const { ranked, countedMonthlyMicros, summary } = recommend(candidates, criteria, columns);
+  const { ranked, countedMonthlyMicros, summary } = recommend(candidates, criteria);
   const meeting = summary.cheapestMeetingRequirements;
   const recommendations = ranked.map((entry): RecommendationDto => {
     const c = entry.candidate;

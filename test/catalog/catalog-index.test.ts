@@ -132,7 +132,8 @@ describe('CatalogIndex', () => {
   });
 
   it('holds every record in monthly price order, ties by id, frozen', () => {
-    const list = index.byMonthlyPrice;
+    const { rows: list, priced } = index.byMonthlyPrice;
+    list.forEach((row, i) => expect(priced(i)).toBe(row));
     expect([...list].sort((a, b) => a.id - b.id)).toEqual(index.records);
     for (let i = 1; i < list.length; i++) {
       const [before, after] = [list[i - 1]!, list[i]!];
@@ -145,8 +146,8 @@ describe('CatalogIndex', () => {
   });
 
   it('holds that order’s numbers as columns, entry i being record i (what ranking reads)', () => {
-    const list = index.byMonthlyPrice;
-    const { memoryMb, vcpu, monthlyMicros, storageGb } = index.byMonthlyPriceColumns;
+    const { rows: list, columns } = index.byMonthlyPrice;
+    const { memoryMb, vcpu, monthlyMicros, storageGb } = columns;
     for (const column of [memoryMb, vcpu, monthlyMicros, storageGb]) {
       expect(column.length).toBe(list.length);
     }
@@ -167,8 +168,8 @@ describe('CatalogIndex', () => {
   });
 
   it('gives two records one spec exactly when provider, type, memory, vCPU and storage agree, and keeps where each spec first appears', () => {
-    const list = index.byMonthlyPrice;
-    const { spec, specLeaders } = index.byMonthlyPriceColumns;
+    const { rows: list, columns } = index.byMonthlyPrice;
+    const { spec, specLeaders } = columns;
     const specOf = (r: (typeof list)[number]) =>
       [r.providerName, r.instanceId, r.memoryMb, r.vcpu, r.storageGb].join('|');
     const idByKey = new Map<string, number>();
@@ -223,6 +224,35 @@ describe('CatalogIndex.forOption (D61)', () => {
     // Built once per option and version; on-demand is the index itself.
     expect(withOptions.forOption('reserved_1y')).toBe(reserved);
     expect(withOptions.forOption('on_demand')).toBe(withOptions);
+  });
+
+  it('holds no copy of a record: the views are made as they are handed out', () => {
+    const reserved = withOptions.forOption('convertible_3y');
+    // Only the option's prices and sold positions (and orders built on use), not rows or texts.
+    expect(reserved.arrayBytes).toBeLessThanOrEqual(withOptions.size * 16 + 64);
+    const row = reserved.records[0]!;
+    expect(reserved.get(row.id)).toEqual(row);
+    expect(reserved.get(row.id)).not.toBe(withOptions.get(row.id));
+  });
+
+  it('lists the option’s records in its price order for ranking, priced by it', () => {
+    const spot = withOptions.forOption('spot');
+    const { rows, columns, priced } = spot.byMonthlyPrice;
+    expect(rows.length).toBe(spot.size);
+    for (let i = 0; i < rows.length; i++) {
+      const view = priced(i);
+      expect(view.id).toBe(rows[i]!.id);
+      expect(view.purchaseOption).toBe('spot');
+      expect(columns.monthlyMicros[i]).toBe(view.monthlyMicros);
+      if (i > 0) {
+        const before = priced(i - 1);
+        expect(
+          before.monthlyMicros < view.monthlyMicros ||
+            (before.monthlyMicros === view.monthlyMicros && before.id < view.id),
+        ).toBe(true);
+      }
+    }
+    expect(spot.byMonthlyPrice).toBe(spot.byMonthlyPrice);
   });
 
   it("sorts, filters and serialises by the option's price", () => {

@@ -25,7 +25,7 @@ import { recordAs, type InstanceRow } from '../records.js';
 import type { PurchaseOption } from '../purchase-options.js';
 import { IndexRows } from './index-rows.js';
 import { RecordSelection } from './record-selection.js';
-import { recordColumns, type RecordColumns } from './record-columns.js';
+import { recordColumns, type PriceOrdered } from './record-columns.js';
 import { RecordTexts, type JsonBytes } from './record-texts.js';
 import { lowerBound } from './sort-orders.js';
 
@@ -36,6 +36,14 @@ function pageBounds(limit: number, offset: number): void {
   if (!Number.isSafeInteger(offset) || offset < 0) {
     throw new RangeError('offset must be a non-negative integer');
   }
+}
+
+/** How an index reads its prices: on-demand (each row's own) or an option's (D61). */
+interface Pricing {
+  readonly option: PurchaseOption;
+  readonly selection: RecordSelection;
+  /** The on-demand index of the same version (the index itself when on-demand). */
+  readonly onDemand: CatalogIndex | undefined;
 }
 
 /**
@@ -51,73 +59,84 @@ function pageBounds(limit: number, offset: number): void {
  * - `jsonArray(rows)`: `[record,record,...]` as one string, from the serialised records
  * - `page(InstanceQuery)`: `query`'s page as UTF-8 bytes to write (GET /instances)
  * - `observationInstants`: the records' distinct observation instants, ascending
- * - `byMonthlyPrice`: every available record, monthly price ascending then id (what
- *   /recommend ranks: the ranking filters the candidates itself, D28)
+ * - `byMonthlyPrice`: every available record, monthly price ascending then id, with its
+ *   columns (what /recommend ranks: the ranking filters the candidates itself, D28)
+ * - `forOption(option)`: the same version priced under a purchase option (D61)
  */
 export class CatalogIndex {
   /** The committed catalogue version this index holds (CatalogStore.catalogVersion). */
   readonly version: number;
   /** Newest successful sync of any provider when the snapshot was read (D19), or null. */
   readonly lastSuccessfulSync: Date | null;
-  /** Every available record, by id ascending. Frozen. */
-  readonly records: readonly InstanceRow[];
-  /** Every available record, monthly price ascending then id ascending. Frozen. */
-  readonly byMonthlyPrice: readonly InstanceRow[];
-  /** byMonthlyPrice's numbers as columns, for a pass over every record (record-columns.ts). */
-  readonly byMonthlyPriceColumns: RecordColumns;
+  /** The option this index prices its records by (D61). */
+  readonly purchaseOption: PurchaseOption;
   /** The records' distinct observation instants (epoch ms), ascending: which prices are stale
    *  (D57) at a moment is fixed by how many of these are at or before its cutoff. */
   readonly observationInstants: Float64Array;
 
+  /** Every available record of the version, by id ascending, on-demand. Frozen. */
+  readonly #rows: readonly InstanceRow[];
+  /** The records' ids by position (shared by the version's indexes). */
   readonly #ids: Float64Array;
-  /** Each other option's index of this version, built on first use (forOption). */
-  readonly #options = new Map<PurchaseOption, CatalogIndex>();
-  /** The option this index prices its records by (D61). */
-  readonly purchaseOption: PurchaseOption;
-  /** The records' API JSON, by position. */
-  readonly #texts: RecordTexts;
   /** The filter columns, posting lists and sort orders, by position. */
   readonly #selection: RecordSelection;
+  /** The records' API JSON, by position. */
+  readonly #texts: RecordTexts;
+  /** The on-demand index of this version (this one when on-demand). */
+  readonly #onDemand: CatalogIndex;
+  /** Each other option's index of this version, built on first use (forOption; on-demand's). */
+  readonly #options = new Map<PurchaseOption, CatalogIndex>();
+  /** byMonthlyPrice, made on first use. */
+  #byPrice: PriceOrdered<InstanceRow> | undefined;
 
-  private constructor(source: IndexRows) {
+  private constructor(
+    source: { version: number; lastSuccessfulSync: Date | null },
+    rows: readonly InstanceRow[],
+    ids: Float64Array,
+    pricing: Pricing,
+  ) {
     this.version = source.version;
     this.lastSuccessfulSync = source.lastSuccessfulSync;
-    const rows = source.take();
-    const n = rows.length;
-    this.records = rows;
-
-    this.#ids = new Float64Array(n);
-    for (let p = 0; p < n; p++) this.#ids[p] = rows[p]!.id;
-    for (let p = 1; p < n; p++) {
-      if (this.#ids[p] === this.#ids[p - 1]) throw new Error(`record id ${this.#ids[p]} twice`);
-    }
-
+    this.purchaseOption = pricing.option;
+    this.#rows = rows;
+    this.#ids = ids;
+    this.#selection = pricing.selection;
+    this.#onDemand = pricing.onDemand ?? this;
     // D61: an option's index keeps its texts in the bounded memo only (record-texts.ts).
-    this.#texts = new RecordTexts(rows, source.purchaseOption === 'on_demand');
-    this.#selection = new RecordSelection(rows);
-    this.byMonthlyPrice = Object.freeze(
-      Array.from(this.#selection.order('monthly_price', 'asc'), (p) => rows[p]!),
-    );
-    this.byMonthlyPriceColumns = recordColumns(this.byMonthlyPrice);
-    this.observationInstants = Float64Array.from(new Set(rows.map((r) => r.observedAt))).sort();
-    this.purchaseOption = source.purchaseOption;
+    const priced = { length: rows.length, at: (p: number) => this.#priced(p) };
+    this.#texts = new RecordTexts(priced, pricing.option === 'on_demand');
+    const instants = new Set<number>();
+    for (const p of this.#selection.sold) instants.add(this.#observedAt(p));
+    this.observationInstants = Float64Array.from(instants).sort();
   }
 
   /**
    * This version priced under `option` (D61): only the records sold under it, each with that
    * option's price, so every filter, sort, page, pivot and ranking of the index uses it. Built
-   * from this index's records on first use and kept with it (at most one per option); the
-   * records share everything but their prices with this index's.
+   * on first use and kept with the on-demand index (at most one per option). It holds no copy
+   * of a record: it shares the on-demand index's rows and every column but the prices, and
+   * makes a record's view with the option's prices (recordAs) when it hands one out.
    */
   forOption(option: PurchaseOption): CatalogIndex {
     if (option === this.purchaseOption) return this;
-    let built = this.#options.get(option);
+    const onDemand = this.#onDemand;
+    if (option === 'on_demand') return onDemand;
+    let built = onDemand.#options.get(option);
     if (built === undefined) {
-      const views = this.records.flatMap((row) => recordAs(row, option) ?? []);
-      built = new CatalogIndex(
-        IndexRows.ofIndexed(this.version, this.lastSuccessfulSync, views, option),
-      );
-      this.#options.set(option, built);
+      const rows = onDemand.#rows;
+      const hourly = new Float64Array(rows.length);
+      const monthly = new Float64Array(rows.length);
+      for (let p = 0; p < rows.length; p++) {
+        const quote = rows[p]!.options[option];
+        hourly[p] = quote?.hourlyMicros ?? NaN;
+        monthly[p] = quote?.monthlyMicros ?? NaN;
+      }
+      built = new CatalogIndex(onDemand, rows, onDemand.#ids, {
+        option,
+        selection: onDemand.#selection.priced({ hourly, monthly }),
+        onDemand,
+      });
+      onDemand.#options.set(option, built);
     }
     return built;
   }
@@ -128,12 +147,66 @@ export class CatalogIndex {
    * read whole. Linear in the records apart from the native sorts of each column's keys.
    */
   static build(source: IndexRows | CatalogSnapshot): CatalogIndex {
-    return new CatalogIndex(source instanceof IndexRows ? source : IndexRows.of(source));
+    const from = source instanceof IndexRows ? source : IndexRows.of(source);
+    const rows = from.take();
+    const ids = new Float64Array(rows.length);
+    for (let p = 0; p < rows.length; p++) ids[p] = rows[p]!.id;
+    for (let p = 1; p < rows.length; p++) {
+      if (ids[p] === ids[p - 1]) throw new Error(`record id ${ids[p]} twice`);
+    }
+    return new CatalogIndex(from, rows, ids, {
+      option: 'on_demand',
+      selection: RecordSelection.of(rows),
+      onDemand: undefined,
+    });
   }
 
-  /** Number of available records. */
+  /** The record at position p priced by this index's option (the caller knows it is sold). */
+  #priced(p: number): InstanceRow {
+    const row = this.#rows[p]!;
+    return this.purchaseOption === 'on_demand' ? row : recordAs(row, this.purchaseOption)!;
+  }
+
+  #observedAt(p: number): number {
+    const row = this.#rows[p]!;
+    return this.purchaseOption === 'on_demand'
+      ? row.observedAt
+      : row.options[this.purchaseOption]!.observedAt;
+  }
+
+  /** Number of available records (sold under the option). */
   get size(): number {
-    return this.records.length;
+    return this.#selection.sold.length;
+  }
+
+  /**
+   * Every available record (sold under the option), by id ascending, priced by it. Frozen; an
+   * option's index makes the views on each call (nothing reads them all on a request's path).
+   */
+  get records(): readonly InstanceRow[] {
+    if (this.purchaseOption === 'on_demand') return this.#rows;
+    return Object.freeze(this.#rowsAt(this.#selection.sold));
+  }
+
+  /**
+   * Every available record, monthly price ascending then id ascending, for a pass over every
+   * one (/recommend): the rows, their columns and each priced by the option (PriceOrdered).
+   * Made on first use and kept.
+   */
+  get byMonthlyPrice(): PriceOrdered<InstanceRow> {
+    if (this.#byPrice === undefined) {
+      // The sold positions come first in a price order (a NaN price sorts last).
+      const order = this.#selection.order('monthly_price', 'asc').subarray(0, this.size);
+      const rows = Object.freeze(Array.from(order, (p) => this.#rows[p]!));
+      const prices = this.#selection.prices.monthly;
+      const monthly = Float64Array.from(order, (p) => prices[p]!);
+      this.#byPrice = {
+        rows,
+        columns: recordColumns(rows, monthly),
+        priced: (i) => this.#priced(order[i]!),
+      };
+    }
+    return this.#byPrice;
   }
 
   /** Bytes of the records' USD JSON texts kept so far (record-texts.ts). */
@@ -141,32 +214,43 @@ export class CatalogIndex {
     return this.#texts.bytes;
   }
 
-  /** Bytes held in the serialised records and the typed arrays (rows themselves excluded). */
+  /**
+   * Bytes held in the serialised records and the typed arrays (rows themselves excluded); an
+   * option's index counts only what it holds apart from the on-demand index's.
+   */
   get arrayBytes(): number {
-    const { memoryMb, vcpu, monthlyMicros, storageGb, spec, specLeaders, specSize } =
-      this.byMonthlyPriceColumns;
-    const columnBytes = [
-      memoryMb,
-      vcpu,
-      monthlyMicros,
-      storageGb,
-      spec,
-      specLeaders,
-      specSize,
-    ].reduce((sum, column) => sum + column.byteLength, 0);
-    const fixed = this.#ids.byteLength + this.observationInstants.byteLength;
-    return this.#texts.bytes + fixed + this.#selection.arrayBytes + columnBytes;
+    let columnBytes = 0;
+    if (this.#byPrice !== undefined) {
+      const { memoryMb, vcpu, monthlyMicros, storageGb, spec, specLeaders, specSize } =
+        this.#byPrice.columns;
+      for (const column of [
+        memoryMb,
+        vcpu,
+        monthlyMicros,
+        storageGb,
+        spec,
+        specLeaders,
+        specSize,
+      ]) {
+        columnBytes += column.byteLength;
+      }
+    }
+    const onDemand = this.purchaseOption === 'on_demand';
+    const fixed = (onDemand ? this.#ids.byteLength : 0) + this.observationInstants.byteLength;
+    return this.#texts.bytes + fixed + this.#selection.arrayBytes(onDemand) + columnBytes;
   }
 
+  /** The position of the record with this id sold under the option, or -1. */
   #position(id: number): number {
     const p = lowerBound(this.#ids, id);
-    return p < this.#ids.length && this.#ids[p] === id ? p : -1;
+    if (p >= this.#ids.length || this.#ids[p] !== id) return -1;
+    return Number.isNaN(this.#selection.prices.monthly[p]) ? -1 : p;
   }
 
   /** The available record with this id, if any. */
   get(id: number): InstanceRow | undefined {
     const p = this.#position(id);
-    return p < 0 ? undefined : this.records[p];
+    return p < 0 ? undefined : this.#priced(p);
   }
 
   /** The record's API JSON (spec 2.1). */
@@ -227,7 +311,7 @@ export class CatalogIndex {
 
   #rowsAt(positions: ArrayLike<number>): InstanceRow[] {
     const rows = new Array<InstanceRow>(positions.length);
-    for (let i = 0; i < positions.length; i++) rows[i] = this.records[positions[i]!]!;
+    for (let i = 0; i < positions.length; i++) rows[i] = this.#priced(positions[i]!);
     return rows;
   }
 

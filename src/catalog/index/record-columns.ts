@@ -25,8 +25,27 @@ type Columned = Pick<
   'memoryMb' | 'vcpu' | 'monthlyMicros' | 'storageGb' | 'providerName' | 'instanceId'
 >;
 
-/** The columns of `records`, in their order. */
-export function recordColumns(records: readonly Columned[]): RecordColumns {
+/**
+ * Records cheapest first under one purchase option (D61), for a pass over every one: the rows,
+ * their numbers as columns (prices the option's), and entry i priced by the option. The rows'
+ * own prices may be another option's (an option's index shares the on-demand rows): read their
+ * other fields, and prices from the columns or `priced`.
+ */
+export interface PriceOrdered<R> {
+  readonly rows: readonly R[];
+  readonly columns: RecordColumns;
+  readonly priced: (i: number) => R;
+}
+
+/**
+ * The columns of `records`, in their order; `monthlyMicros` their monthly prices when those are
+ * not the records' own (an option's, D61).
+ */
+export function recordColumns(
+  records: readonly Columned[],
+  monthlyMicros: Float64Array = Float64Array.from(records, (r) => r.monthlyMicros),
+): RecordColumns {
+  if (monthlyMicros.length !== records.length) throw new RangeError('a price per record');
   const column = (read: (row: Columned) => number) => Float64Array.from(records, read);
   const specs = new Map<string, number>();
   const leaders: number[] = [];
@@ -44,7 +63,7 @@ export function recordColumns(records: readonly Columned[]): RecordColumns {
   return {
     memoryMb: column((r) => r.memoryMb),
     vcpu: column((r) => r.vcpu),
-    monthlyMicros: column((r) => r.monthlyMicros),
+    monthlyMicros,
     storageGb: column((r) => r.storageGb),
     spec,
     specLeaders: Int32Array.from(leaders),

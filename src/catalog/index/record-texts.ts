@@ -86,9 +86,15 @@ class TextArray implements JsonBytes {
   }
 }
 
-/** The serialised records of one index; `rows` are the index's records in id order. */
+/** Records by position: an array, or an index's priced views of its records (D61). */
+export interface PositionedRows {
+  readonly length: number;
+  at(position: number): InstanceRow | undefined;
+}
+
+/** The serialised records of one index; `rows` are the index's records by position. */
 export class RecordTexts {
-  readonly #rows: readonly InstanceRow[];
+  readonly #rows: PositionedRows;
   /** The USD text of position p once kept; undefined for the whole: kept in the memo only. */
   readonly #kept: (Text | undefined)[] | undefined;
   /** UTF-8 bytes of the USD texts kept in #kept (at most USD_JSON_MAX_BYTES). */
@@ -105,7 +111,7 @@ export class RecordTexts {
    * `keepUsd` false: USD texts go through the bounded memo too (an option's index, D61).
    * `maxBytes`: the bound of the USD texts kept (tests set a small one).
    */
-  constructor(rows: readonly InstanceRow[], keepUsd = true, maxBytes = USD_JSON_MAX_BYTES) {
+  constructor(rows: PositionedRows, keepUsd = true, maxBytes = USD_JSON_MAX_BYTES) {
     this.#rows = rows;
     this.#maxBytes = maxBytes;
     this.#kept = keepUsd ? new Array<Text | undefined>(rows.length) : undefined;
@@ -120,7 +126,7 @@ export class RecordTexts {
   #usd(p: number): Text {
     const kept = this.#kept![p];
     if (kept !== undefined) return kept;
-    const json = JSON.stringify(toInstanceRecord(this.#rows[p]!));
+    const json = JSON.stringify(toInstanceRecord(this.#rows.at(p)!));
     // Measured, which flattens it while young: JSON.stringify may return a rope of parts, and
     // a kept rope's parts outlive two scavenges and are promoted (issue 9: ~30 MB of old-space
     // garbage for 50,000 records); flattened now, the parts die in the next scavenge.
@@ -164,7 +170,7 @@ export class RecordTexts {
     const key = prefix + p;
     let text = this.#converted.get(key);
     if (text === undefined) {
-      const json = JSON.stringify(toInstanceRecord(this.#rows[p]!, money));
+      const json = JSON.stringify(toInstanceRecord(this.#rows.at(p)!, money));
       text = { json, bytes: Buffer.byteLength(json) };
       this.#converted.set(key, text);
     }

@@ -65,12 +65,34 @@ function textKey(column: SortColumn): ((row: InstanceRow) => string) | undefined
   }
 }
 
-function numericKey(column: SortColumn): (row: InstanceRow) => number {
+/**
+ * A selection's prices by position: the option's (D61) hourly and monthly micros, NaN where the
+ * record is not sold under it (no value: ordered last both ways, and never a match).
+ */
+export interface PositionPrices {
+  readonly hourly: Float64Array;
+  readonly monthly: Float64Array;
+}
+
+/** The sort columns whose keys are prices (an option's index has its own orders of these). */
+export const PRICE_SORT_COLUMNS: ReadonlySet<SortColumn> = new Set<SortColumn>([
+  'monthly_price',
+  'hourly_price',
+  'price_per_vcpu',
+  'price_per_gb',
+  'coremark_per_price',
+]);
+
+function numericKey(
+  column: SortColumn,
+  prices: PositionPrices,
+): (row: InstanceRow, p: number) => number {
+  const { hourly, monthly } = prices;
   switch (column) {
     case 'monthly_price':
-      return (row) => row.monthlyMicros;
+      return (_, p) => monthly[p]!;
     case 'hourly_price':
-      return (row) => row.hourlyMicros;
+      return (_, p) => hourly[p]!;
     case 'vcpu':
       return (row) => row.vcpu;
     case 'memory_mb':
@@ -80,16 +102,16 @@ function numericKey(column: SortColumn): (row: InstanceRow) => number {
     // The SQL path's expression: monthly micros / divisor as a double (the same correctly rounded
     // quotient); no value (NaN here, NULL in SQL) for a divisor of 0, ordered last both ways.
     case 'price_per_vcpu':
-      return (row) => (row.vcpu === 0 ? NaN : row.monthlyMicros / row.vcpu);
+      return (row, p) => (row.vcpu === 0 ? NaN : monthly[p]! / row.vcpu);
     case 'price_per_gb':
-      return (row) => (row.memoryMb === 0 ? NaN : row.monthlyMicros / row.memoryMb);
+      return (row, p) => (row.memoryMb === 0 ? NaN : monthly[p]! / row.memoryMb);
     // D63: no score (or a free record's ratio) is no value: last in both directions.
     case 'coremark':
       return (row) => row.facts.coremark?.score ?? NaN;
     case 'coremark_per_price':
-      return (row) => {
+      return (row, p) => {
         const score = row.facts.coremark?.score;
-        return score === undefined || row.monthlyMicros === 0 ? NaN : score / row.monthlyMicros;
+        return score === undefined || monthly[p] === 0 ? NaN : score / monthly[p]!;
       };
     default:
       throw new Error(`no numeric key for ${column}`);
@@ -102,13 +124,14 @@ function numericKey(column: SortColumn): (row: InstanceRow) => number {
  */
 function keysOf(
   rows: readonly InstanceRow[],
+  prices: PositionPrices,
   column: SortColumn,
   keys: Float64Array,
 ): Float64Array {
   const text = textKey(column);
   if (text === undefined) {
-    const key = numericKey(column);
-    for (let p = 0; p < rows.length; p++) keys[p] = key(rows[p]!);
+    const key = numericKey(column, prices);
+    for (let p = 0; p < rows.length; p++) keys[p] = key(rows[p]!, p);
     return keys;
   }
   const distinct = [...new Set(rows.map(text))].sort(compareCodePoints);
@@ -150,11 +173,12 @@ export class OrderScratch {
  */
 export function buildColumnOrders(
   rows: readonly InstanceRow[],
+  prices: PositionPrices,
   column: SortColumn,
   scratch: OrderScratch = new OrderScratch(rows.length),
 ): ColumnOrders {
   if (scratch.keys.length !== rows.length) throw new RangeError('scratch of another size');
-  const keys = keysOf(rows, column, scratch.keys);
+  const keys = keysOf(rows, prices, column, scratch.keys);
   const n = keys.length;
   // The distinct values, ascending, compacted in place (a native sort puts NaN last).
   const distinct = scratch.distinct;
