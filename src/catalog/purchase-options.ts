@@ -98,8 +98,7 @@ export interface OptionQuote {
 
 /**
  * Every option a record is sold under, on-demand included (D61 `pricing.options`), in
- * PURCHASE_OPTIONS order. Each option's view of a record (CatalogIndex.forOption) shares its
- * record's object.
+ * PURCHASE_OPTIONS order. An option's index (CatalogIndex.forOption) reads its prices from here.
  */
 export type RecordOptions = Readonly<Partial<Record<PurchaseOption, OptionQuote>>>;
 

@@ -109,9 +109,15 @@ function passesFacts(c: Candidate, criteria: RankCriteria): boolean {
   );
 }
 
-/** A record with the two numbers the order reads. */
-interface Ordered<C extends Candidate> {
-  readonly candidate: C;
+/**
+ * A record kept for the list, with the numbers the order reads: its entry in the price order,
+ * its row (read for all but prices) and price. Made priced only once the list is final (a view
+ * per keep cost an option's /recommend a third more CPU).
+ */
+interface Ordered {
+  readonly entry: number;
+  readonly row: Candidate;
+  readonly monthlyMicros: number;
   readonly score: number;
   readonly tieBreak: number;
 }
@@ -169,7 +175,7 @@ export function recommend<C extends Candidate>(
   // facts) and the cheapest leader meeting every requirement (leaders come in price order).
   let candidates = 0;
   let meeting: C | undefined;
-  const top: Ordered<C>[] = [];
+  const top: Ordered[] = [];
   for (let k = first; k < leaders.length; k++) {
     const i = leaders[k]!;
     if (memoryMb[i]! < criteria.minMemoryMb) continue;
@@ -191,16 +197,17 @@ export function recommend<C extends Candidate>(
     // compareBest against the last kept, reading the row only on a tie of every number.
     if (last !== undefined) {
       const order = compareNumbers(score, tieBreak, numbers.monthlyMicros, last);
-      if (order > 0 || (order === 0 && records[i]!.id >= last.candidate.id)) continue;
+      if (order > 0 || (order === 0 && records[i]!.id >= last.row.id)) continue;
     }
-    keepBest(top, { candidate: inOrder.priced(i), score, tieBreak }, wanted);
+    const row = records[i]!;
+    keepBest(top, { entry: i, row, monthlyMicros: numbers.monthlyMicros, score, tieBreak }, wanted);
   }
   const summary: RankSummary<C> = {
     candidates,
     withinBudget: budget === Infinity ? candidates : countedPrices.length,
     cheapestMeetingRequirements: meeting,
   };
-  const rest = top.map((o) => o.candidate).filter((c) => !taken.has(planKey(c)));
+  const rest = top.map((o) => inOrder.priced(o.entry)).filter((c) => !taken.has(planKey(c)));
   const ordered = [...leading, ...rest].slice(0, limit);
 
   // 4. Describe the records kept.
@@ -334,33 +341,33 @@ function isCandidateAt(
  * type) when it comes before what is there: it replaces a worse record of its plan, or is
  * dropped for a better one.
  */
-function keepBest<C extends Candidate>(top: Ordered<C>[], entry: Ordered<C>, limit: number): void {
-  const { candidate: c, score, tieBreak } = entry;
+function keepBest(top: Ordered[], entry: Ordered, limit: number): void {
+  const c = entry.row;
   for (let k = 0; k < top.length; k++) {
-    const kept = top[k]!.candidate;
+    const kept = top[k]!.row;
     if (kept.instanceId !== c.instanceId || kept.providerName !== c.providerName) continue;
-    if (compareBest(score, tieBreak, c, top[k]!) >= 0) return;
+    if (compareBest(entry, top[k]!) >= 0) return;
     top.splice(k, 1);
     break;
   }
   let before = 0;
-  while (before < top.length && compareBest(score, tieBreak, c, top[before]!) >= 0) before += 1;
+  while (before < top.length && compareBest(entry, top[before]!) >= 0) before += 1;
   top.splice(before, 0, entry);
   if (top.length > limit) top.pop();
 }
 
 /**
- * The recommendation order, negative when the record (`c` with its score and tie-break) comes
- * before `b`: match_score descending, tie-break descending, monthly price ascending, record id
- * ascending (a total order: ids are unique).
+ * The recommendation order, negative when `a` comes before `b`: match_score descending,
+ * tie-break descending, monthly price ascending, record id ascending (a total order: ids are
+ * unique).
  */
-function compareBest(score: number, tieBreak: number, c: Candidate, b: Ordered<Candidate>): number {
-  return compareNumbers(score, tieBreak, c.monthlyMicros, b) || c.id - b.candidate.id;
+function compareBest(a: Ordered, b: Ordered): number {
+  return compareNumbers(a.score, a.tieBreak, a.monthlyMicros, b) || a.row.id - b.row.id;
 }
 
 /** compareBest without the record id: 0 when score, tie-break and price are all equal. */
-function compareNumbers(score: number, tieBreak: number, monthly: number, b: Ordered<Candidate>) {
-  return b.score - score || b.tieBreak - tieBreak || monthly - b.candidate.monthlyMicros;
+function compareNumbers(score: number, tieBreak: number, monthly: number, b: Ordered) {
+  return b.score - score || b.tieBreak - tieBreak || monthly - b.monthlyMicros;
 }
 
 /**

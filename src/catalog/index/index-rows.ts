@@ -5,7 +5,6 @@
 // ~110 MB of heap on top of what the index keeps).
 import type { CatalogScan, CatalogSnapshot } from '../catalogues.js';
 import type { InstanceRow } from '../records.js';
-import type { PurchaseOption } from '../purchase-options.js';
 import { machineFactsKey, UNKNOWN_MACHINE_FACTS, type MachineFacts } from '../machine-facts.js';
 
 /**
@@ -54,8 +53,6 @@ function internRow(
 export class IndexRows {
   readonly version: number;
   readonly lastSuccessfulSync: Date | null;
-  /** The option the rows are priced by (D61): on-demand but for an option's index. */
-  purchaseOption: PurchaseOption = 'on_demand';
   readonly #strings = new Map<string, string>();
   /** One facts object per distinct facts (a type's, shared by its regions). */
   readonly #facts = new Map<string, MachineFacts>();
@@ -75,22 +72,6 @@ export class IndexRows {
     const rows = new IndexRows(snapshot.version, snapshot.lastSuccessfulSync);
     rows.add(snapshot.rows);
     return rows;
-  }
-
-  /**
-   * Rows already interned and in id order (another index's records, or views of them): what an
-   * option's index (CatalogIndex.forOption) is built from.
-   */
-  static ofIndexed(
-    version: number,
-    lastSuccessfulSync: Date | null,
-    rows: readonly InstanceRow[],
-    purchaseOption: PurchaseOption,
-  ): IndexRows {
-    const made = new IndexRows(version, lastSuccessfulSync);
-    made.purchaseOption = purchaseOption;
-    made.#rows.push(...rows);
-    return made;
   }
 
   /** Reads every page of a scan; call it inside scanCatalog, build the index after it. */
