@@ -18,6 +18,11 @@
 // The columns, orders and posting lists, and the selection of a page off them, are in
 // record-selection.ts. Every part is built once, here, from the same rows in the same order,
 // and none changes afterwards (the other-currency JSON memo aside, which only adds texts).
+//
+// A purchase option's index of the same version (forOption, D61) has the same positions: it
+// shares the rows, ids and every column but the prices with the on-demand index, and holds the
+// option's prices by position (NaN where a record is not sold under it), its own orders of the
+// price columns and its own texts memo. A record it hands out is a view made then (recordAs).
 import type { MoneyView } from '../money-view.js';
 import type { InstanceFilter, InstancePage, InstanceQuery, SortColumn } from '../record-query.js';
 import type { CatalogSnapshot } from '../catalogues.js';
