@@ -6,12 +6,15 @@
 # The server starts once on a fresh data directory (filling it from the tree's bundled
 # snapshots), stops, starts again under callgrind with collection off, answers 600 warm-up
 # requests, then collection is on for 2,000 more (bench/support/sequential-requests.ts, one
-# connection, identity encoding) and the total is divided by 2,000. All the process's threads are
+# connection, identity encoding) and the total is divided by 2,000. REQUESTS=<n> counts another
+# number: a major GC costs ~200 million instructions and falls in or out of a short window, so a
+# longer one averages it better. All the process's threads are
 # counted (JIT compilers, GC helpers); the kernel is not (the socket writes of bigger answers do
 # not show here). Prints the figure; writes nothing else. Needs valgrind (on every machine kind).
 set -euo pipefail
 tree=$(cd "${1:?usage: instructions-per-request.sh <tree> [new|cached]}" && pwd)
 mode=${2:-new}
+count=${REQUESTS:-2000}
 here=$(cd "$(dirname "$0")" && pwd)
 port=$((20000 + RANDOM % 20000))
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudprice-instructions.XXXXXX")
@@ -46,9 +49,9 @@ wait_listening "$work/server.log"
 requests() { npx --prefix "$here/.." tsx "$here/support/sequential-requests.ts" "$port" "$1" "$2" "$mode"; }
 requests 0 600 >/dev/null
 callgrind_control -i on "$server" >/dev/null 2>&1
-answered=$(requests 100000 2000)
+answered=$(requests 100000 "$count")
 callgrind_control -i off "$server" >/dev/null 2>&1
 callgrind_control -d "$server" >/dev/null 2>&1
 sleep 2
 total=$(callgrind_annotate "$work"/callgrind.out.* | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
-echo "$tree, $mode: $answered; $total instructions, $((total / 2000)) per request"
+echo "$tree, $mode: $answered; $total instructions, $((total / count)) per request"
