@@ -114,8 +114,8 @@ function passesFacts(c: Candidate, criteria: RankCriteria): boolean {
 
 /**
  * A record kept for the list, with the numbers the order reads: its entry in the price order,
- * its row (read for all but prices) and price. Made priced only once the list is final (a view
- * per keep cost an option's /recommend a third more CPU).
+ * its row (read for all but prices) and price. It is made priced (a view, under an option) only
+ * once the list is final, so records dropped on the way cost no view.
  */
 interface Ordered {
   readonly entry: number;

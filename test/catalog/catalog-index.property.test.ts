@@ -13,29 +13,9 @@ import type { InstanceQuery } from '../../src/catalog/record-query.js';
 import { createCatalogStore } from '../../src/storage/create-catalog-store.js';
 import { describeStoreBackend, storeBackends, type IsolatedDatabase } from '../support/backends.js';
 import { generateCatalogs, loadCatalogs } from '../support/generate-catalog.js';
+import { INSTANCE_QUERY_FIELDS } from '../support/instance-query-arbitrary.js';
 
-const rawQuery = fc.record(
-  {
-    provider: fc.constantFrom(...PROVIDER_NAMES),
-    region: fc.constantFrom(...REGION_CODES),
-    min_vcpu: fc.integer({ min: 0, max: 40 }).map(String),
-    max_vcpu: fc.integer({ min: 1, max: 80 }).map(String),
-    min_memory_gb: fc.double({ min: 0, max: 64, noNaN: true }).map((x) => x.toFixed(3)),
-    max_memory_gb: fc.double({ min: 0.5, max: 600, noNaN: true }).map((x) => x.toFixed(2)),
-    max_price: fc.double({ min: 0, max: 3_000, noNaN: true }).map((x) => x.toFixed(4)),
-    instance_family: fc.constantFrom(...INSTANCE_FAMILIES),
-    has_gpu: fc.constantFrom('true', 'false'),
-    arch: fc.constantFrom('x86_64', 'arm64', 'arm64,x86_64'),
-    cpu_allocation: fc.constantFrom('dedicated', 'shared', 'burstable', 'shared,burstable'),
-    sort_by: fc.constantFrom(...SORT_FIELDS),
-    order: fc.constantFrom('asc', 'desc'),
-    limit: fc.integer({ min: 1, max: 100 }).map(String),
-    offset: fc
-      .oneof(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 1_200 }))
-      .map(String),
-  },
-  { requiredKeys: [] },
-);
+const rawQuery = fc.record(INSTANCE_QUERY_FIELDS, { requiredKeys: [] });
 
 /** Names whose code-point order differs from JavaScript's UTF-16 order (D16). */
 const AWKWARD_NAMES = ['\u{1F600} smile', '\uFF3A wide', 'z plain', 'Z upper', 'é accent', ''];

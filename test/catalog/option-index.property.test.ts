@@ -6,35 +6,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CatalogIndex } from '../../src/catalog/index/catalog-index.js';
-import { parseInstanceQuery, SORT_FIELDS } from '../../src/catalog/instance-query.js';
-import { INSTANCE_FAMILIES, PROVIDER_NAMES, REGION_CODES } from '../../src/catalog/model.js';
+import { parseInstanceQuery } from '../../src/catalog/instance-query.js';
+import { PROVIDER_NAMES, REGION_CODES } from '../../src/catalog/model.js';
 import { OTHER_PURCHASE_OPTIONS, type PurchaseOption } from '../../src/catalog/purchase-options.js';
 import { recordAs, type InstanceRow } from '../../src/catalog/records.js';
 import { buildRecommendations } from '../../src/recommend/recommend.js';
 import { parseRecommendRequest } from '../../src/recommend/validate-request.js';
 import { generateInstanceRows } from '../support/generate-catalog.js';
+import { INSTANCE_QUERY_FIELDS } from '../support/instance-query-arbitrary.js';
 
 const rawQuery = fc.record(
-  {
-    provider: fc.constantFrom(...PROVIDER_NAMES),
-    region: fc.constantFrom(...REGION_CODES),
-    min_vcpu: fc.integer({ min: 0, max: 40 }).map(String),
-    max_vcpu: fc.integer({ min: 1, max: 80 }).map(String),
-    min_memory_gb: fc.double({ min: 0, max: 64, noNaN: true }).map((x) => x.toFixed(3)),
-    max_memory_gb: fc.double({ min: 0.5, max: 600, noNaN: true }).map((x) => x.toFixed(2)),
-    max_price: fc.double({ min: 0, max: 3_000, noNaN: true }).map((x) => x.toFixed(4)),
-    instance_family: fc.constantFrom(...INSTANCE_FAMILIES),
-    has_gpu: fc.constantFrom('true', 'false'),
-    arch: fc.constantFrom('x86_64', 'arm64', 'arm64,x86_64'),
-    cpu_allocation: fc.constantFrom('dedicated', 'shared', 'burstable', 'shared,burstable'),
-    q: fc.constantFrom('a', 'x1', 'large'),
-    sort_by: fc.constantFrom(...SORT_FIELDS),
-    order: fc.constantFrom('asc', 'desc'),
-    limit: fc.integer({ min: 1, max: 100 }).map(String),
-    offset: fc
-      .oneof(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 1_200 }))
-      .map(String),
-  },
+  { ...INSTANCE_QUERY_FIELDS, q: fc.constantFrom('a', 'x1', 'large') },
   { requiredKeys: [] },
 );
 

@@ -224,22 +224,11 @@ export class CatalogIndex {
    * option's index counts only what it holds apart from the on-demand index's.
    */
   get arrayBytes(): number {
+    // The price order's columns (made on first use) are all typed arrays.
+    const columns: readonly ArrayBufferView[] =
+      this.#byPrice === undefined ? [] : Object.values(this.#byPrice.columns);
     let columnBytes = 0;
-    if (this.#byPrice !== undefined) {
-      const { memoryMb, vcpu, monthlyMicros, storageGb, spec, specLeaders, specSize } =
-        this.#byPrice.columns;
-      for (const column of [
-        memoryMb,
-        vcpu,
-        monthlyMicros,
-        storageGb,
-        spec,
-        specLeaders,
-        specSize,
-      ]) {
-        columnBytes += column.byteLength;
-      }
-    }
+    for (const column of columns) columnBytes += column.byteLength;
     const onDemand = this.purchaseOption === 'on_demand';
     const fixed = (onDemand ? this.#ids.byteLength : 0) + this.observationInstants.byteLength;
     return this.#texts.bytes + fixed + this.#selection.arrayBytes(onDemand) + columnBytes;
