@@ -1,4 +1,4 @@
-// npx tsx bench/before-after.ts <other tree> [new-filter|cached|instance-types|recommend|recommend-new-budget]
+// npx tsx bench/before-after.ts <other tree> [new-filter|new-filter-eur|cached|instance-types|instance-types-option|recommend|recommend-new-budget]
 // [catalogue] — this tree's app
 // against another checkout's app (for example `git archive <base> | tar -x -C /tmp/base`, with
 // node_modules linked in), both as `npm start` runs them (each tree's `npm run build`, then its
@@ -9,7 +9,9 @@
 // recommend: POST /recommend with one body (the answer memo's path); recommend-new-budget: a
 // budget_max never sent before on every request (each one ranks anew, as a budget slider does).
 // new-filter-eur: new-filter in another currency (D43: the records' EUR text). instance-types:
-// GET /instance-types?limit=50 repeated (its response memo's path).
+// GET /instance-types?limit=50 repeated (its response memo's path). instance-types-option: a
+// new max_price per request with purchase_option=reserved_1y (D61: every record handed out is
+// a view priced by the option; use the `generated-options:<records>` catalogue).
 // <other tree> may instead be `env:NAME=VALUE[,NAME=VALUE...]`: this tree against itself run
 // with those settings (`env:CACHE_MAX_ENTRIES=0` is this tree without its response cache).
 // BENCH_APP_ENV=NAME=VALUE[,...] gives both sides those settings (METRICS_PORT=0: metrics on).
@@ -47,7 +49,7 @@ import { requireWrk } from './support/wrk.js';
 const [other, which = 'new-filter', catalogue = 'snapshots'] = process.argv.slice(2);
 if (other === undefined) {
   console.error(
-    'usage: tsx bench/before-after.ts <other tree | env:NAME=VALUE,...> [new-filter|new-filter-eur|cached|instance-types|recommend|recommend-new-budget] [catalogue]',
+    'usage: tsx bench/before-after.ts <other tree | env:NAME=VALUE,...> [new-filter|new-filter-eur|cached|instance-types|instance-types-option|recommend|recommend-new-budget] [catalogue]',
   );
   process.exit(2);
 }
@@ -93,9 +95,11 @@ try {
         ? CACHED_PATH
         : which === 'instance-types'
           ? INSTANCE_TYPES_PATH
-          : which === 'new-filter-eur'
-            ? `${NEW_FILTER_PATH}&currency=EUR`
-            : NEW_FILTER_PATH;
+          : which === 'instance-types-option'
+            ? `${INSTANCE_TYPES_PATH}&purchase_option=reserved_1y&max_price={price}`
+            : which === 'new-filter-eur'
+              ? `${NEW_FILTER_PATH}&currency=EUR`
+              : NEW_FILTER_PATH;
     const headers = { 'x-api-key': KEY, ...(recommend && { 'content-type': 'application/json' }) };
     const shared = {
       path: getPath ?? '/recommend',

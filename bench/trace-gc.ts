@@ -1,20 +1,21 @@
-// npx tsx bench/trace-gc.ts [tree] [catalogue] — how often V8 collects under new-filter
-// /instances load: a tree's app (default this one; another checkout for before/after) started
+// npx tsx bench/trace-gc.ts [tree] [catalogue] [new|cached] — how often V8 collects under
+// /instances load (a max_price never asked before on every request, or one cached query): a tree's app (default this one; another checkout for before/after) started
 // with `node --trace-gc`, 3 s of wrk to warm up, then 10 s counted: requests, Mark-Compacts and
 // Scavenges with their summed pause (the first number of each trace line's "x / y ms").
 // Prints the counts; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
+import { CACHED_PATH, KEY, NEW_FILTER_PATH, fill, startApp } from './support/app-bench.js';
 import { CLIENT_HEADER } from './support/bench-settings.js';
 import { uptime } from './support/report.js';
 import { buildShipped } from './support/shipped-server.js';
 import { CONNECTIONS } from './support/side-by-side.js';
 import { requireWrk, runWrk } from './support/wrk.js';
 
-const [tree = path.resolve(import.meta.dirname, '..'), catalogue = 'snapshots'] =
+const [tree = path.resolve(import.meta.dirname, '..'), catalogue = 'snapshots', mode = 'new'] =
   process.argv.slice(2);
+if (mode !== 'new' && mode !== 'cached') throw new Error(`mode is new or cached, not ${mode}`);
 requireWrk();
 const main = buildShipped(path.resolve(tree));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-trace-gc-'));
@@ -25,7 +26,7 @@ try {
   const url = await app.url;
   const load = (seconds: number, firstAddress: number) =>
     runWrk({
-      url: `${url}${NEW_FILTER_PATH}`,
+      url: `${url}${mode === 'new' ? NEW_FILTER_PATH : CACHED_PATH}`,
       seconds,
       connections: CONNECTIONS,
       clientHeader: CLIENT_HEADER,
@@ -52,7 +53,7 @@ try {
   const mc = counts['Mark-Compact'];
   const sc = counts.Scavenge;
   console.log(
-    `${tree} on ${catalogue}: ${result.requests} requests (${Math.round(result.requestsPerSecond)} req/s, ` +
+    `${tree} on ${catalogue}, ${mode}: ${result.requests} requests (${Math.round(result.requestsPerSecond)} req/s, ` +
       `p99 ${result.p99Ms.toFixed(1)} ms) in 10 s; Mark-Compact ${mc.n} (${mc.ms.toFixed(0)} ms), ` +
       `Scavenge ${sc.n} (${sc.ms.toFixed(0)} ms); load ${uptime()}`,
   );
