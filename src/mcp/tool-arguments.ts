@@ -21,7 +21,8 @@ export function inputSchema(table: ArgumentTable, required: readonly string[] = 
 
 /**
  * D66: an argument the tool does not declare, or a `null` (JSON's null is not "not given": an
- * assistant leaves an argument out to leave it unset), refused by name with the allowed names.
+ * assistant leaves an argument out to leave it unset), refused by name with the allowed names;
+ * an array or object where the argument's schema says a scalar, refused by that type.
  */
 export function argumentProblem(table: ArgumentTable, args: JsonObject): AppError | undefined {
   const allowed = Object.keys(table);
@@ -41,8 +42,39 @@ export function argumentProblem(table: ArgumentTable, args: JsonObject): AppErro
         reason: 'must not be null: leave the argument out to leave it unset',
       });
     }
+    const shapeProblem = scalarShapeProblem(name, table[name]!['type'], value);
+    if (shapeProblem !== undefined) return shapeProblem;
   }
   return undefined;
+}
+
+/** JSON Schema scalar types, as an assistant reads them in an argument's schema. */
+const SCALAR_NAMES: Readonly<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+};
+
+/**
+ * An array or object where the schema says a scalar: refused here, by what the schema says.
+ * The route's parser would read it as a parameter given twice, which is not what an assistant
+ * did. Several values of a list argument (provider, arch, ...) go in one string, comma-separated.
+ */
+function scalarShapeProblem(name: string, declared: unknown, value: unknown): AppError | undefined {
+  if (typeof value !== 'object' || value === null || typeof declared !== 'string') return undefined;
+  const expected = SCALAR_NAMES[declared];
+  if (expected === undefined) return undefined;
+  const sent = Array.isArray(value) ? 'array' : 'object';
+  return invalidParameter({
+    parameter: name,
+    value: sent,
+    reason:
+      `must be ${expected}, not a JSON ${sent}` +
+      (declared === 'string'
+        ? ' (where the argument takes several values: one string, comma-separated)'
+        : ''),
+  });
 }
 
 /** A tool's page size: the default an assistant gets, and the most it may ask for. */

@@ -115,6 +115,27 @@ for (const backend of await mcpBackends()) {
       expect((await toolError('price_history', {})).code).toBe('MISSING_PARAMETER');
     });
 
+    it('says an array or object sent for a scalar argument must be the scalar its schema names', async () => {
+      const list = await toolError('search_instances', { arch: ['arm64'], limit: 2 });
+      expect(list.code).toBe('INVALID_PARAMETER');
+      expect(list.details).toMatchObject({ parameter: 'arch', value: 'array' });
+      expect(list.details?.['reason']).toMatch(
+        /^must be a string, not a JSON array .*comma-separated/,
+      );
+      const object = await toolError('search_instances', { min_vcpu: { gte: 2 } });
+      expect(object.details).toMatchObject({
+        parameter: 'min_vcpu',
+        value: 'object',
+        reason: 'must be a whole number, not a JSON object',
+      });
+      // The same values as one comma-separated string are a filter.
+      const arm = await client.callTool({
+        name: 'search_instances',
+        arguments: { arch: 'arm64', cpu_allocation: 'burstable,shared', limit: 2 },
+      });
+      expect(arm.isError).toBeFalsy();
+    });
+
     it('refuses a null argument by name: null is not "not given" (D66)', async () => {
       const error = await toolError('search_instances', { provider: null, limit: 2 });
       expect(error.code).toBe('INVALID_PARAMETER');
