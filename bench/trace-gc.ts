@@ -1,7 +1,10 @@
 // npx tsx bench/trace-gc.ts [tree] [catalogue] [new|cached] — how often V8 collects under
-// /instances load (a max_price never asked before on every request, or one cached query): a tree's app (default this one; another checkout for before/after) started
-// with `node --trace-gc`, 3 s of wrk to warm up, then 10 s counted: requests, Mark-Compacts and
-// Scavenges with their summed pause (the first number of each trace line's "x / y ms").
+// /instances load (`new`: a max_price never asked before on every request; `cached`: one query
+// asked again and again): a tree's app (default this one; another checkout for before/after)
+// started with `node --trace-gc`, 3 s of wrk to warm up, then 10 s counted: requests,
+// Mark-Compacts and Scavenges with their summed pause (the first number of each trace line's
+// "x / y ms"). Another tree's database is filled by this tree's code, so only trees with the
+// same migrations can be compared here (bench/before-after.ts fills each tree by its own).
 // Prints the counts; writes nothing. catalogue: `snapshots` (default) or `generated:<records>`.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
