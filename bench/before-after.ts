@@ -54,6 +54,22 @@ if (other === undefined) {
   process.exit(2);
 }
 requireWrk();
+/** The instance-types case: one query asked again and again, as the Regions view's table. */
+const INSTANCE_TYPES_PATH = '/instance-types?limit=50';
+/** Each GET case's path (`{price}`: a new max_price per request); the others POST /recommend. */
+const GET_PATHS: Readonly<Record<string, string>> = {
+  'new-filter': NEW_FILTER_PATH,
+  'new-filter-eur': `${NEW_FILTER_PATH}&currency=EUR`,
+  cached: CACHED_PATH,
+  'instance-types': INSTANCE_TYPES_PATH,
+  'instance-types-option': `${INSTANCE_TYPES_PATH}&purchase_option=reserved_1y&max_price={price}`,
+};
+if (!Object.hasOwn(GET_PATHS, which) && !which.startsWith('recommend')) {
+  console.error(
+    `unknown case ${which}: ${[...Object.keys(GET_PATHS), 'recommend', 'recommend-new-budget'].join(', ')}`,
+  );
+  process.exit(2);
+}
 // Both trees built and started the same way: the comparison is of the code (or of the settings).
 const settings = (list: string): Record<string, string> =>
   Object.fromEntries(
@@ -67,8 +83,6 @@ const otherEnv = { ...bothEnv, ...(other.startsWith('env:') ? settings(other.sli
 const otherApp = other.startsWith('env:') ? APP : buildShipped(path.resolve(other));
 const otherName = other.startsWith('env:') ? other.slice(4) : path.basename(path.resolve(other));
 const dir = mkdtempSync(path.join(tmpdir(), 'cloudprice-before-after-'));
-/** The instance-types case: one query asked again and again, as the Regions view's table. */
-const INSTANCE_TYPES_PATH = '/instance-types?limit=50';
 /** The /recommend cases' body; `{price}` is replaced per request by bench/wrk/new-client.lua. */
 const RECOMMEND_BODY = `{"stack":["nginx","nodejs","postgresql","redis"],"scale":"medium","budget_max":${
   which === 'recommend-new-budget' ? '{price}' : '80'
@@ -89,17 +103,7 @@ try {
   const mine = startApp(dir, bothEnv);
   const theirs = startApp(otherDir, otherEnv, [], otherApp);
   try {
-    const getPath = recommend
-      ? undefined
-      : which === 'cached'
-        ? CACHED_PATH
-        : which === 'instance-types'
-          ? INSTANCE_TYPES_PATH
-          : which === 'instance-types-option'
-            ? `${INSTANCE_TYPES_PATH}&purchase_option=reserved_1y&max_price={price}`
-            : which === 'new-filter-eur'
-              ? `${NEW_FILTER_PATH}&currency=EUR`
-              : NEW_FILTER_PATH;
+    const getPath = GET_PATHS[which];
     const headers = { 'x-api-key': KEY, ...(recommend && { 'content-type': 'application/json' }) };
     const shared = {
       path: getPath ?? '/recommend',

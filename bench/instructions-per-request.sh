@@ -5,7 +5,8 @@
 # (timings on this project's 2-vCPU machines swing by up to 50% between server processes).
 # The server starts once on a fresh data directory (filling it from the tree's bundled
 # snapshots), stops, starts again under callgrind with collection off, answers 600 warm-up
-# requests, then collection is on for 2,000 more (bench/support/sequential-requests.ts, one
+# requests (WARMUP=<n> for another number: under valgrind V8 is still compiling hot code after
+# thousands of requests, and that compiling is counted), then collection is on for 2,000 more (bench/support/sequential-requests.ts, one
 # connection, identity encoding) and the total is divided by 2,000. REQUESTS=<n> counts another
 # number: a major GC costs ~200 million instructions and falls in or out of a short window, so a
 # longer one averages it better. All the process's threads are
@@ -15,6 +16,7 @@ set -euo pipefail
 tree=$(cd "${1:?usage: instructions-per-request.sh <tree> [new|cached]}" && pwd)
 mode=${2:-new}
 count=${REQUESTS:-2000}
+warmup=${WARMUP:-600}
 here=$(cd "$(dirname "$0")" && pwd)
 port=$((20000 + RANDOM % 20000))
 work=$(mktemp -d "${TMPDIR:-/tmp}/cloudprice-instructions.XXXXXX")
@@ -47,7 +49,7 @@ valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgri
 server=$!
 wait_listening "$work/server.log"
 requests() { npx --prefix "$here/.." tsx "$here/support/sequential-requests.ts" "$port" "$1" "$2" "$mode"; }
-requests 0 600 >/dev/null
+requests 0 "$warmup" >/dev/null
 callgrind_control -i on "$server" >/dev/null 2>&1
 answered=$(requests 100000 "$count")
 callgrind_control -i off "$server" >/dev/null 2>&1

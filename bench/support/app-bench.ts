@@ -1,7 +1,7 @@
 // Shared by the benches that run the real app: starting it as shipped on a filled database, one
 // /instances case against a bare server, the method paragraph every section repeats.
 import path from 'node:path';
-import { CLIENT_HEADER, benchEnv } from './bench-settings.js';
+import { CACHED_PATH, CLIENT_HEADER, KEY, NEW_FILTER_PATH, benchEnv } from './bench-settings.js';
 import { capture, writeForBare } from './capture.js';
 import { runScript, startServer } from './server-process.js';
 import { buildShipped, startShipped, type ShippedServer } from './shipped-server.js';
@@ -16,7 +16,6 @@ import {
 import type { AddressSpace } from './wrk.js';
 import { WRK_THREADS } from './wrk.js';
 
-export const KEY = 'bench-key-0123456789abcdef';
 const here = import.meta.dirname;
 export const ROOT = path.resolve(here, '../..');
 
@@ -26,8 +25,8 @@ export const BARE = path.join(here, 'bare-server.ts');
 export const FASTIFY = path.join(here, 'fastify-server.ts');
 const FILL = path.join(here, 'fill-catalogue.ts');
 
-export const NEW_FILTER_PATH = '/instances?limit=50&sort_by=price&order=desc&max_price={price}';
-export const CACHED_PATH = '/instances?limit=50&sort_by=price';
+// The paths and key, for the many benches that import them from here.
+export { CACHED_PATH, KEY, NEW_FILTER_PATH };
 
 export interface InstancesCase {
   readonly name: string;

@@ -3,12 +3,7 @@
 // needs: each a new filter (a max_price never sent before, numbered from <from>) or, with
 // `cached`, the same URL every time. Identity encoding, like wrk (the server compresses for
 // clients that ask). Prints the count and the mean answer size.
-import { CLIENT_HEADER } from './bench-settings.js';
-
-// app-bench.ts's paths and key (importing it would build the tree, which this client must not).
-const KEY = 'bench-key-0123456789abcdef';
-const NEW_FILTER_PATH = '/instances?limit=50&sort_by=price&order=desc&max_price={price}';
-const CACHED_PATH = '/instances?limit=50&sort_by=price';
+import { CACHED_PATH, CLIENT_HEADER, KEY, NEW_FILTER_PATH } from './bench-settings.js';
 
 const [port, from, count] = process.argv.slice(2, 5).map(Number);
 const cached = process.argv[5] === 'cached';

@@ -55,8 +55,9 @@ export interface ToolDefinition {
 
 /**
  * Tool arguments as the route's parser sees an HTTP request's parameters: query-string values are
- * text, so numbers and booleans become their text (`10`, `true`). Anything else is passed as it
- * is, for the parser to refuse (a null never gets here: argumentProblem refuses it). A null-prototype object: a `__proto__` argument stays a plain key.
+ * text, so numbers and booleans become their text (`10`, `true`). Strings pass as they are; a
+ * null, or an array or object for a scalar argument, never gets here (argumentProblem refuses
+ * them). A null-prototype object: a `__proto__` argument stays a plain key.
  */
 export function asQuery(args: JsonObject): Record<string, unknown> {
   const query = Object.create(null) as Record<string, unknown>;

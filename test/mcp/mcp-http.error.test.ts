@@ -134,6 +134,14 @@ for (const backend of await mcpBackends()) {
         arguments: { arch: 'arm64', cpu_allocation: 'burstable,shared', limit: 2 },
       });
       expect(arm.isError).toBeFalsy();
+      const { instances } = arm.structuredContent as {
+        instances: { cpu: { architecture: string; allocation: string } }[];
+      };
+      expect(instances.length).toBeGreaterThan(0);
+      for (const { cpu } of instances) {
+        expect(cpu.architecture).toBe('arm64');
+        expect(['burstable', 'shared']).toContain(cpu.allocation);
+      }
     });
 
     it('refuses a null argument by name: null is not "not given" (D66)', async () => {
